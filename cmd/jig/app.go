@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// run is jig's whole life: parse, act, map the error to an exit code. It
+// prints at most one error line, on stderr, prefixed with the command.
+func run(args []string, e *env) int {
+	app := newApp(e)
+	err := app.Run(normalizeArgs(app, args))
+	if err == nil {
+		return exitOK
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(e.stderr, "jig: %s\n", strings.TrimSpace(msg))
+	}
+	return exitCode(err)
+}
+
+func newApp(e *env) *cli.App {
+	app := &cli.App{
+		Name:                 "jig",
+		Usage:                "see and steer the coding agents running in your terminals",
+		Reader:               e.stdin,
+		Writer:               e.stdout,
+		ErrWriter:            e.stderr,
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		ExitErrHandler:       func(*cli.Context, error) {}, // run maps errors to codes
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return exitf(exitUsage, "%v", err)
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return exitf(exitUsage, "unknown command %q; see jig --help", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		Commands: commands(e),
+	}
+	setUsageErrors(app.Commands)
+	return app
+}
+
+// setUsageErrors makes every command report a usage error as one line and
+// exit 2, instead of urfave's help dump and a generic failure.
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if c.OnUsageError == nil {
+			c.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+				return usageError(c, "%v", err)
+			}
+		}
+		if len(c.Subcommands) > 0 && c.Action == nil {
+			c.Action = func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usageError(c, "unknown command %q; see jig %s --help", c.Args().First(), commandName(c))
+				}
+				return cli.ShowSubcommandHelp(c)
+			}
+		}
+		setUsageErrors(c.Subcommands)
+	}
+}
+
+// commandName is the command's full name without "jig", for error lines.
+func commandName(c *cli.Context) string {
+	return strings.TrimPrefix(c.Command.HelpName, "jig ")
+}
+
+// usageError is an error in how the command was called.
+func usageError(c *cli.Context, format string, args ...any) error {
+	return exitf(exitUsage, "%s: %s", commandName(c), fmt.Sprintf(format, args...))
+}
+
+// errorf is a command's failure with its code, prefixed with the command.
+func errorf(c *cli.Context, code int, format string, args ...any) error {
+	return exitf(code, "%s: %s", commandName(c), fmt.Sprintf(format, args...))
+}

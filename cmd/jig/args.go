@@ -1,0 +1,97 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// normalizeArgs moves a command's flags ahead of its arguments, so that
+// `jig session for-terminal %3 --json` means what it says: urfave/cli v2
+// stops parsing flags at the first argument and would take `--json` as an
+// argument, silently. A flag that takes a value keeps its value; `--` ends
+// the flags and is kept; unknown flags move too, so the parser names them.
+func normalizeArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	rest := args[1:]
+	var flags []cli.Flag = app.Flags
+	subs := app.Commands
+	// Walk down the command names; flags before them stay where they are.
+	for len(rest) > 0 {
+		tok := rest[0]
+		if strings.HasPrefix(tok, "-") {
+			if tok == "--" {
+				break
+			}
+			out = append(out, tok)
+			rest = rest[1:]
+			if takesValue(flags, tok) && len(rest) > 0 {
+				out = append(out, rest[0])
+				rest = rest[1:]
+			}
+			continue
+		}
+		cmd := findCommand(subs, tok)
+		if cmd == nil {
+			break
+		}
+		out = append(out, tok)
+		rest = rest[1:]
+		flags, subs = cmd.Flags, cmd.Subcommands
+		if len(subs) == 0 {
+			break
+		}
+	}
+	var moved, positional []string
+	for i := 0; i < len(rest); i++ {
+		tok := rest[i]
+		switch {
+		case tok == "--":
+			positional = append(positional, rest[i:]...)
+			i = len(rest)
+		case strings.HasPrefix(tok, "-") && tok != "-":
+			moved = append(moved, tok)
+			if takesValue(flags, tok) && i+1 < len(rest) {
+				i++
+				moved = append(moved, rest[i])
+			}
+		default:
+			positional = append(positional, tok)
+		}
+	}
+	out = append(out, moved...)
+	return append(out, positional...)
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// takesValue reports whether tok is a known flag that wants the next
+// argument as its value (`--session S`, not `--session=S` or `--json`).
+func takesValue(flags []cli.Flag, tok string) bool {
+	if strings.Contains(tok, "=") {
+		return false
+	}
+	name := strings.TrimLeft(tok, "-")
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			if v, ok := f.(cli.DocGenerationFlag); ok {
+				return v.TakesValue()
+			}
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,11 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+// commands lists jig's top-level commands; each lives in its own file.
+func commands(e *env) []*cli.Command {
+	return []*cli.Command{
+		terminalCommand(e),
+		sessionCommand(e),
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"jig/status"
+)
+
+// env is everything a command touches outside itself. Nothing below run
+// reads os.Getenv, time.Now or os.Stdout directly, so tests can swap them.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	now            func() time.Time
+	hostname       func() (string, error)
+	stdoutTTY      bool // stdout is a terminal (or JIG_FORCE_TTY is set)
+}
+
+func newEnv() *env {
+	e := &env{
+		stdin:    os.Stdin,
+		stdout:   os.Stdout,
+		stderr:   os.Stderr,
+		getenv:   os.Getenv,
+		now:      time.Now,
+		hostname: os.Hostname,
+	}
+	e.stdoutTTY = isatty.IsTerminal(os.Stdout.Fd()) || os.Getenv("JIG_FORCE_TTY") != ""
+	return e
+}
+
+// stateDir locates the state dir; a failure is the state-dir exit code.
+func (e *env) stateDir() (*status.Dir, error) {
+	d, err := status.Locate(e.getenv)
+	if err != nil {
+		return nil, exitf(exitStateDir, "%v", err)
+	}
+	return d, nil
+}
+
+// liveness is how readers decide a session still runs on this machine.
+func (e *env) liveness() status.Liveness {
+	h, _ := e.hostname()
+	return status.Liveness{Host: h}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/status"
+	"jig/terminal"
+)
+
+func sessionCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "session",
+		Usage: "write, find and read session status files",
+		Subcommands: []*cli.Command{
+			sessionWriteCommand(e),
+		},
+	}
+}
+
+func sessionWriteCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "write",
+		Usage: "write a session's status file from what the agent says on stdin",
+		UsageText: "jig session write --session ID [--pid N] [--end] < fields.json\n\n" +
+			`example: echo '{"state":"busy","model":{"provider":"anthropic","id":"claude-sonnet-4-5","name":"Claude Sonnet 4.5"}}' | jig session write --session 0190a`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "session", Usage: "the agent's session `ID` (required)"},
+			&cli.IntFlag{Name: "pid", Usage: "the agent's process `N` (default: the parent process)"},
+			&cli.BoolFlag{Name: "end", Usage: "the session is over: remove its file"},
+		},
+		Action: func(c *cli.Context) error {
+			id := c.String("session")
+			if id == "" {
+				return usageError(c, "--session is required")
+			}
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			if c.Bool("end") {
+				if err := dir.Remove(id); err != nil {
+					return errorf(c, exitFailed, "%v", err)
+				}
+				return nil
+			}
+			live, err := io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
+			if err != nil {
+				return errorf(c, exitBadInput, "stdin: %v", err)
+			}
+			if len(live) > status.MaxFileSize {
+				return errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
+			}
+			pid := c.Int("pid")
+			if pid == 0 {
+				pid = os.Getppid()
+			}
+			s, err := e.buildStatus(dir, id, pid, live)
+			if err != nil {
+				return errorf(c, exitBadInput, "%v", err)
+			}
+			if _, err := dir.Write(s, e.now()); err != nil {
+				if errors.Is(err, status.ErrUnsafeDir) {
+					return errorf(c, exitStateDir, "%v", err)
+				}
+				return errorf(c, exitFailed, "%v", err)
+			}
+			return nil
+		},
+	}
+}
+
+// buildStatus lays what the agent says live over the previous file and fills
+// what the environment knows and nobody said.
+func (e *env) buildStatus(dir *status.Dir, id string, pid int, live []byte) (*status.Status, error) {
+	prev, err := status.ReadFileNoFollow(dir.SessionPath(id))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if prev != nil {
+		if _, err := status.Decode(prev); err != nil {
+			prev = nil // a corrupt previous file is replaced, not merged
+		}
+	}
+	merged, err := status.Merge(prev, live)
+	if err != nil {
+		return nil, errors.New("stdin: " + err.Error())
+	}
+	s, err := status.Decode(merged)
+	if err != nil {
+		return nil, errors.New("stdin: " + err.Error())
+	}
+	s.Session, s.PID = id, pid
+	if s.Schema == 0 {
+		s.Schema = status.Schema
+	}
+	e.fillFromEnvironment(s)
+	return s, nil
+}
+
+// fillFromEnvironment sets cwd, terminals, host and agentDir where nobody
+// said them.
+func (e *env) fillFromEnvironment(s *status.Status) {
+	if s.CWD == "" {
+		s.CWD, _ = os.Getwd()
+	}
+	if s.Host == "" {
+		s.Host, _ = e.hostname()
+	}
+	if len(s.Terminals) == 0 {
+		s.Terminals = terminal.Detect(e.getenv)
+	}
+	if s.Terminal == nil {
+		if t := terminal.Innermost(s.Terminals); t != nil {
+			s.Terminal, s.TerminalFrom = &t.ID, &t.From
+		}
+	}
+	if s.AgentDir == "" {
+		s.AgentDir = e.getenv("PI_CODING_AGENT_DIR")
+	}
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/terminal"
+)
+
+func terminalCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "terminal",
+		Usage:     "print the terminal ids this shell runs in, innermost first",
+		UsageText: "jig terminal [--json]\n\nexample: jig terminal --json",
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments")
+			}
+			ids := terminal.Detect(e.getenv)
+			if c.Bool("json") || !e.stdoutTTY {
+				data, _ := json.Marshal(ids)
+				fmt.Fprintf(e.stdout, "%s\n", data)
+			} else {
+				for _, id := range ids {
+					fmt.Fprintf(e.stdout, "%s\t%s\n", id.ID, id.From)
+				}
+			}
+			if len(ids) == 0 {
+				return silent(exitNone)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,144 @@
+package status
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Dir is the state dir: sessions/ holds the status files, requests/ the
+// request files, terminals/ the index from terminal id to sessions.
+type Dir struct {
+	Root string
+}
+
+// ErrUnsafeDir is returned for a state dir that another user owns or that
+// others may write: jig neither writes there nor trusts what it reads.
+var ErrUnsafeDir = errors.New("unsafe state dir")
+
+// Locate finds the state dir: $JIG_STATE_DIR, else
+// ${XDG_STATE_HOME:-~/.local/state}/jig. It creates nothing.
+func Locate(getenv func(string) string) (*Dir, error) {
+	if d := getenv("JIG_STATE_DIR"); d != "" {
+		return &Dir{Root: filepath.Clean(d)}, nil
+	}
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return &Dir{Root: filepath.Join(x, "jig")}, nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return nil, fmt.Errorf("no state dir: set JIG_STATE_DIR, XDG_STATE_HOME or HOME")
+	}
+	return &Dir{Root: filepath.Join(home, ".local", "state", "jig")}, nil
+}
+
+// Sub-folders of the state dir.
+const (
+	SessionsDir  = "sessions"
+	RequestsDir  = "requests"
+	TerminalsDir = "terminals"
+)
+
+// Path is a folder (or file) under the state dir.
+func (d *Dir) Path(elem ...string) string {
+	return filepath.Join(append([]string{d.Root}, elem...)...)
+}
+
+// SessionPath is the status file of a session id.
+func (d *Dir) SessionPath(session string) string {
+	return d.Path(SessionsDir, SafeName(session)+".json")
+}
+
+// Ensure creates the state dir and the named sub-folders with mode 0700
+// whatever the umask, and refuses a dir that is not safe.
+func (d *Dir) Ensure(subs ...string) error {
+	for _, p := range append([]string{d.Root}, subs...) {
+		if p != d.Root {
+			p = d.Path(p)
+		}
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			return err
+		}
+		if err := checkDir(p, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Check refuses an existing state dir (or sub-folder) owned by another user
+// or writable by others. A missing one is fine: it has nothing to read.
+func (d *Dir) Check(subs ...string) error {
+	for _, p := range append([]string{d.Root}, subs...) {
+		if p != d.Root {
+			p = d.Path(p)
+		}
+		if err := checkDir(p, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDir verifies a folder: a real directory (no symlink), ours, not
+// writable by group or others. With fix, a folder of ours with a loose mode
+// (made under a permissive umask) is tightened to 0700.
+func checkDir(p string, fix bool) error {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%w: %s is not a directory", ErrUnsafeDir, p)
+	}
+	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("%w: %s is owned by uid %d, not %d", ErrUnsafeDir, p, uid, os.Getuid())
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if !fix {
+			if fi.Mode().Perm()&0o022 != 0 {
+				return fmt.Errorf("%w: %s is writable by others (mode %o)", ErrUnsafeDir, p, fi.Mode().Perm())
+			}
+			return nil
+		}
+		if err := os.Chmod(p, 0o700); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxName keeps a safe name, its ".json" and a temp file's prefix and suffix
+// under the usual 255-byte name limit.
+const maxName = 200
+
+// SafeName turns an id into a file name: characters other than letters,
+// digits, '.', '-' and '_' become '_'. A name that would be empty, '.', '..'
+// or hidden gets a leading '_', so it never names the folder itself, its
+// parent, or a temp file. An over-long name is cut and given a hash of the
+// whole id, so two long ids do not collide.
+func SafeName(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	name := b.String()
+	if name == "" || name[0] == '.' {
+		name = "_" + name
+	}
+	if len(name) > maxName {
+		sum := sha256.Sum256([]byte(id))
+		name = name[:maxName-17] + "-" + hex.EncodeToString(sum[:8])
+	}
+	return name
+}

@@ -1,0 +1,226 @@
+package status
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/google/renameio/v2"
+)
+
+// MaxFileSize bounds what a reader takes from one status file.
+const MaxFileSize = 4 << 20
+
+// ErrSymlink is returned when a symlink stands where a jig file goes.
+var ErrSymlink = errors.New("a symlink stands where a jig file goes")
+
+// Encode is the file's bytes: indented JSON and a final newline.
+func Encode(s *Status) ([]byte, error) {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// Write puts s in its file in one step (temp file, fsync, rename), mode 0600
+// whatever the umask, and keeps the terminal index up to date. It writes only
+// when the content changed, ignoring updatedAt, so a reader polling every
+// 2 s sees no churn; it reports whether it wrote. s.UpdatedAt is set to now
+// when it writes, and to the file's time when nothing changed.
+func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		return false, err
+	}
+	if err := d.Ensure(SessionsDir); err != nil {
+		return false, err
+	}
+	path := d.SessionPath(s.Session)
+	prevData, err := ReadFileNoFollow(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	var prev *Status
+	if prevData != nil {
+		prev, _ = Decode(prevData) // a corrupt file is simply replaced
+	}
+	if prev != nil {
+		s.UpdatedAt = prev.UpdatedAt
+		same, err := Encode(s)
+		if err != nil {
+			return false, err
+		}
+		if bytes.Equal(same, prevData) {
+			return false, d.index(s, prev)
+		}
+	}
+	s.UpdatedAt = now.UTC()
+	if s.StartedAt.IsZero() {
+		s.StartedAt = s.UpdatedAt
+	}
+	data, err := Encode(s)
+	if err != nil {
+		return false, err
+	}
+	if err := WriteFileAtomic(path, data); err != nil {
+		return false, err
+	}
+	return true, d.index(s, prev)
+}
+
+// WriteFileAtomic writes data to path in one step with mode 0600, in the
+// same folder, refusing to replace a symlink.
+func WriteFileAtomic(path string, data []byte) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s", ErrSymlink, path)
+	}
+	pf, err := renameio.NewPendingFile(path,
+		renameio.WithTempDir(filepath.Dir(path)),
+		renameio.WithPermissions(0o600),
+		renameio.IgnoreUmask())
+	if err != nil {
+		return err
+	}
+	defer pf.Cleanup()
+	if _, err := pf.Write(data); err != nil {
+		return err
+	}
+	return pf.CloseAtomicallyReplace()
+}
+
+// ReadFileNoFollow reads a regular file without following a symlink at its
+// path, up to MaxFileSize.
+func ReadFileNoFollow(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	}
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+}
+
+// Read returns the status of a session id.
+func (d *Dir) Read(session string) (*Status, error) {
+	return readStatus(d.SessionPath(session))
+}
+
+func readStatus(path string) (*Status, error) {
+	data, err := ReadFileNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if s.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %d, this jig reads schema %d", path, s.Schema, Schema)
+	}
+	return s, nil
+}
+
+// Remove deletes a session's file and its index entries. A missing file is
+// not an error.
+func (d *Dir) Remove(session string) error {
+	path := d.SessionPath(session)
+	if s, err := readStatus(path); err == nil {
+		d.unindex(s, nil)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// index makes terminals/<terminal>/<session> exist for each terminal of s,
+// and removes those of prev that s no longer names.
+func (d *Dir) index(s, prev *Status) error {
+	name := SafeName(s.Session)
+	for _, t := range s.Terminals {
+		dir := d.Path(TerminalsDir, SafeName(t.ID))
+		marker := filepath.Join(dir, name)
+		if _, err := os.Lstat(marker); err == nil {
+			continue
+		}
+		if err := d.Ensure(TerminalsDir, filepath.Join(TerminalsDir, SafeName(t.ID))); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(marker, os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
+		if err != nil {
+			return err
+		}
+		f.Close()
+	}
+	if prev != nil {
+		d.unindex(prev, s)
+	}
+	return nil
+}
+
+// unindex removes the index entries of old that keep (if any) does not name.
+func (d *Dir) unindex(old, keep *Status) {
+	name := SafeName(old.Session)
+	for _, t := range old.Terminals {
+		if keep != nil && keep.HasTerminal(t.ID) {
+			continue
+		}
+		dir := d.Path(TerminalsDir, SafeName(t.ID))
+		os.Remove(filepath.Join(dir, name))
+		os.Remove(dir) // only when empty
+	}
+}
+
+// Entry is one status file found in the folder: its status, or why it could
+// not be read.
+type Entry struct {
+	Name   string // the file's name without .json
+	Status *Status
+	Err    error
+}
+
+// List reads every status file. Files that cannot be read come back with
+// their error, for a warning; they never stop the listing.
+func (d *Dir) List() ([]Entry, error) {
+	if err := d.Check(SessionsDir); err != nil {
+		return nil, err
+	}
+	des, err := os.ReadDir(d.Path(SessionsDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, de := range des {
+		n := de.Name()
+		if strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".json") {
+			continue // temp files and strangers
+		}
+		s, err := readStatus(d.Path(SessionsDir, n))
+		out = append(out, Entry{Name: strings.TrimSuffix(n, ".json"), Status: s, Err: err})
+	}
+	return out, nil
+}

@@ -1,0 +1,281 @@
+// Package status is jig's status file: one small JSON document per live agent
+// session, schema 1, written in one step under the state dir and read by side
+// panels, status lines and scripts.
+//
+// Who writes: the session itself (the Pi bridge, or `jig session write` from a
+// hook). Who reads: anyone on the same machine who can read the state dir.
+// What is promised: a reader sees the old file or the new one, never half of
+// one; a field may be added without a new schema number; removing or renaming
+// one, or changing its meaning, needs schema 2. Readers ignore fields they do
+// not know. docs/status-format.md is the written contract.
+package status
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Schema is the version of the format this package writes and reads.
+const Schema = 1
+
+// Limits from the contract.
+const (
+	MaxOutputsPerKind = 50 // outputs with repo null, and again with a repo
+	MaxRecent         = 15
+)
+
+// States of a session.
+const (
+	Busy = "busy"
+	Idle = "idle"
+)
+
+// Status is one session's file. Field order is the file's order; `terminals`
+// and `host` sit early so a reader scanning the head of a file finds them.
+type Status struct {
+	Schema        int            `json:"schema"`
+	Session       string         `json:"session"`
+	PID           int            `json:"pid"`
+	Host          string         `json:"host"`
+	CWD           string         `json:"cwd"`
+	Terminal      *string        `json:"terminal"`
+	TerminalFrom  *string        `json:"terminalFrom"`
+	Terminals     []TerminalID   `json:"terminals"`
+	AgentDir      string         `json:"agentDir"`
+	SessionFile   *string        `json:"sessionFile"`
+	Model         *Model         `json:"model"`
+	Thinking      *string        `json:"thinking"`
+	State         string         `json:"state"`
+	Context       Context        `json:"context"`
+	Usage         Usage          `json:"usage"`
+	Tools         Tools          `json:"tools"`
+	Switches      Switches       `json:"switches"`
+	Ticket        *Ticket        `json:"ticket"`
+	Workflow      *Workflow      `json:"workflow"`
+	Outputs       []Output       `json:"outputs"`
+	Recent        []Call         `json:"recent"`
+	ContextDetail *ContextDetail `json:"contextDetail"`
+	LastRequest   *Answer        `json:"lastRequest"`
+	StartedAt     time.Time      `json:"startedAt"`
+	UpdatedAt     time.Time      `json:"updatedAt"`
+}
+
+// TerminalID is one terminal the session runs in, as its host names it.
+// From is the environment variable that named it (HC_TERMINAL_ID, HERDR_PANE_ID,
+// TMUX_PANE, KITTY_WINDOW_ID, WEZTERM_PANE).
+type TerminalID struct {
+	From string `json:"from"`
+	ID   string `json:"id"`
+}
+
+type Model struct {
+	Provider string `json:"provider"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+}
+
+// Context is how full the model's context window is. Each value may be
+// unknown (null): tokens right after a compaction, window without the live agent.
+type Context struct {
+	Tokens  *int64   `json:"tokens"`
+	Window  *int64   `json:"window"`
+	Percent *float64 `json:"percent"`
+}
+
+// Usage is the session's token and cost totals. Cost is null when any call
+// had no price.
+type Usage struct {
+	Input      int64    `json:"input"`
+	Output     int64    `json:"output"`
+	CacheRead  int64    `json:"cacheRead"`
+	CacheWrite int64    `json:"cacheWrite"`
+	Cost       *float64 `json:"cost"`
+}
+
+// Tools counts the tools declared to the model (active) and registered (total).
+type Tools struct {
+	Active int `json:"active"`
+	Total  int `json:"total"`
+}
+
+// Switches are the tools and skills turned on (true) or off (false) by
+// request for this session. Added to schema 1 by jig.
+type Switches struct {
+	Tools  map[string]bool `json:"tools"`
+	Skills map[string]bool `json:"skills"`
+}
+
+type Ticket struct {
+	Key   string `json:"key"`
+	Title string `json:"title,omitempty"`
+	URL   string `json:"url,omitempty"`
+}
+
+type Workflow struct {
+	Name    string            `json:"name"`
+	Stages  []string          `json:"stages"`
+	Current string            `json:"current"`
+	Since   string            `json:"since,omitempty"`
+	PRs     []json.RawMessage `json:"prs"`
+	Problem string            `json:"problem,omitempty"`
+}
+
+// Output is a file the session created or changed. Repo is the git work tree
+// holding it, null when none.
+type Output struct {
+	Path   string    `json:"path"`
+	Action string    `json:"action"` // created | changed
+	At     time.Time `json:"at"`
+	Repo   *string   `json:"repo"`
+}
+
+// Output actions.
+const (
+	Created = "created"
+	Changed = "changed"
+)
+
+// Call is one tool call: names only, never an argument value.
+type Call struct {
+	At       time.Time `json:"at"`
+	Tool     string    `json:"tool"`
+	Action   string    `json:"action,omitempty"`
+	Decision string    `json:"decision,omitempty"`
+	Answer   string    `json:"answer,omitempty"`
+	Outcome  string    `json:"outcome"` // ok | error | pending
+}
+
+// Call outcomes.
+const (
+	OK      = "ok"
+	Error   = "error"
+	Pending = "pending"
+)
+
+// ContextDetail is what fills the context, part by part, and the tools,
+// skills and context files behind it. Tokens are estimates (chars/4) except
+// where the model reported them.
+type ContextDetail struct {
+	Window *int64        `json:"window"`
+	Tokens int64         `json:"tokens"`
+	Parts  []ContextPart `json:"parts"`
+	Tools  []ContextItem `json:"tools"`
+	Skills []ContextItem `json:"skills"`
+	Files  []ContextItem `json:"files"`
+}
+
+// ContextPart is one slice of the context: system, tools, skills, files,
+// messages, toolResults, and so on.
+type ContextPart struct {
+	Name   string `json:"name"`
+	Tokens int64  `json:"tokens"`
+}
+
+// ContextItem is one tool, skill or context file and its share of the context.
+type ContextItem struct {
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"`
+	Tokens int64  `json:"tokens"`
+	Off    bool   `json:"off,omitempty"`
+}
+
+// Answer is the session's answer to the last request it took.
+type Answer struct {
+	ID      string    `json:"id"`
+	OK      bool      `json:"ok"`
+	Message string    `json:"message"`
+	At      time.Time `json:"at"`
+	Reload  *bool     `json:"reload,omitempty"`
+}
+
+// Normalize fills the contract's defaults so lists are [] rather than null
+// and maps {} rather than null, and trims lists to their limits.
+func (s *Status) Normalize() {
+	if s.Schema == 0 {
+		s.Schema = Schema
+	}
+	if s.State == "" {
+		s.State = Idle
+	}
+	if s.Terminals == nil {
+		s.Terminals = []TerminalID{}
+	}
+	if s.Outputs == nil {
+		s.Outputs = []Output{}
+	}
+	if s.Recent == nil {
+		s.Recent = []Call{}
+	}
+	if len(s.Recent) > MaxRecent {
+		s.Recent = s.Recent[:MaxRecent]
+	}
+	if s.Switches.Tools == nil {
+		s.Switches.Tools = map[string]bool{}
+	}
+	if s.Switches.Skills == nil {
+		s.Switches.Skills = map[string]bool{}
+	}
+	s.Outputs = LimitOutputs(s.Outputs)
+	if s.Context.Percent == nil && s.Context.Tokens != nil && s.Context.Window != nil && *s.Context.Window > 0 {
+		p := float64(*s.Context.Tokens) / float64(*s.Context.Window) * 100
+		s.Context.Percent = &p
+	}
+}
+
+// LimitOutputs keeps the outputs in their order, up to 50 with a repo and
+// 50 without.
+func LimitOutputs(outs []Output) []Output {
+	var withRepo, without int
+	kept := outs[:0:0]
+	for _, o := range outs {
+		if o.Repo == nil {
+			if without == MaxOutputsPerKind {
+				continue
+			}
+			without++
+		} else {
+			if withRepo == MaxOutputsPerKind {
+				continue
+			}
+			withRepo++
+		}
+		kept = append(kept, o)
+	}
+	return kept
+}
+
+// Validate says what is wrong with a status that is about to be written.
+func (s *Status) Validate() error {
+	switch {
+	case s.Schema != Schema:
+		return fmt.Errorf("schema %d: this jig writes schema %d", s.Schema, Schema)
+	case s.Session == "":
+		return fmt.Errorf("no session id")
+	case s.PID <= 0:
+		return fmt.Errorf("pid %d: want a process id", s.PID)
+	case s.State != Busy && s.State != Idle:
+		return fmt.Errorf("state %q: want %q or %q", s.State, Busy, Idle)
+	}
+	for _, o := range s.Outputs {
+		if o.Action != Created && o.Action != Changed {
+			return fmt.Errorf("output action %q: want %q or %q", o.Action, Created, Changed)
+		}
+	}
+	for _, c := range s.Recent {
+		if c.Outcome != OK && c.Outcome != Error && c.Outcome != Pending {
+			return fmt.Errorf("recent outcome %q: want ok, error or pending", c.Outcome)
+		}
+	}
+	return nil
+}
+
+// HasTerminal reports whether the session runs in the terminal id.
+func (s *Status) HasTerminal(id string) bool {
+	for _, t := range s.Terminals {
+		if t.ID == id {
+			return true
+		}
+	}
+	return s.Terminal != nil && *s.Terminal == id
+}
