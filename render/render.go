@@ -1,0 +1,104 @@
+// Package render turns a status into what people see: the short human
+// summary on a terminal, Go text/template output for --format, and the
+// status-line presets. It never writes an error into its output; callers
+// print nothing when rendering fails.
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/template"
+	"time"
+
+	"jig/status"
+)
+
+// Funcs are the helpers a --format template may call.
+func Funcs(now time.Time) template.FuncMap {
+	return template.FuncMap{
+		"percent": Percent,
+		"money":   Money,
+		"since": func(t time.Time) string {
+			return Duration(now.Sub(t))
+		},
+		"short": ShortModel,
+	}
+}
+
+// Template renders text as a Go text/template over s.
+func Template(w io.Writer, text string, s *status.Status, now time.Time) error {
+	t, err := template.New("format").Funcs(Funcs(now)).Option("missingkey=zero").Parse(text)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, s); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// Percent formats a context percentage, "?" when unknown.
+func Percent(p *float64) string {
+	if p == nil {
+		return "?"
+	}
+	return fmt.Sprintf("%.0f%%", *p)
+}
+
+// Money formats a cost in dollars, "?" when unknown.
+func Money(c *float64) string {
+	if c == nil {
+		return "?"
+	}
+	if *c < 10 {
+		return fmt.Sprintf("$%.2f", *c)
+	}
+	return fmt.Sprintf("$%.0f", *c)
+}
+
+// Duration is a short age such as 5s, 3m, 2h, 4d.
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// ShortModel is a model's name for a narrow bar: the id without its
+// provider and date suffix.
+func ShortModel(m *status.Model) string {
+	if m == nil {
+		return ""
+	}
+	id := m.ID
+	if i := strings.LastIndexByte(id, '/'); i >= 0 {
+		id = id[i+1:]
+	}
+	return id
+}
+
+// Summary is the short human text for a terminal: one session, a few lines.
+func Summary(w io.Writer, s *status.Status, now time.Time) {
+	model := "no model"
+	if s.Model != nil {
+		model = s.Model.Name
+		if model == "" {
+			model = s.Model.ID
+		}
+	}
+	thinking := ""
+	if s.Thinking != nil && *s.Thinking != "off" {
+		thinking = " · " + *s.Thinking
+	}
+	fmt.Fprintf(w, "%s  %s%s  ctx %s  %s  (%s, updated %s ago)\n",
+		s.State, model, thinking, Percent(s.Context.Percent), Money(s.Usage.Cost),
+		s.Session, Duration(now.Sub(s.UpdatedAt)))
+}
