@@ -7,5 +7,6 @@ func commands(e *env) []*cli.Command {
 	return []*cli.Command{
 		terminalCommand(e),
 		sessionCommand(e),
+		installCommand(e),
 	}
 }
