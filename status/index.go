@@ -103,11 +103,24 @@ func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
 		if err != nil || !s.HasTerminal(id) || !live.Alive(s) {
 			continue
 		}
-		if best == nil || s.UpdatedAt.After(best.UpdatedAt) {
+		if best == nil || newer(s, best) {
 			best = s
 		}
 	}
 	return best, nil
+}
+
+// newer orders sessions in one terminal: the newest updatedAt, then the
+// newest startedAt, then the session id, so the answer never depends on the
+// order a folder lists its files in.
+func newer(a, b *Status) bool {
+	switch {
+	case !a.UpdatedAt.Equal(b.UpdatedAt):
+		return a.UpdatedAt.After(b.UpdatedAt)
+	case !a.StartedAt.Equal(b.StartedAt):
+		return a.StartedAt.After(b.StartedAt)
+	}
+	return a.Session > b.Session
 }
 
 // candidates are the session names (file names without .json) that may run

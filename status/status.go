@@ -232,7 +232,9 @@ func (s *Status) Normalize() {
 		s.Switches.Skills = map[string]bool{}
 	}
 	s.Outputs = LimitOutputs(s.Outputs)
-	if s.Context.Percent == nil && s.Context.Tokens != nil && s.Context.Window != nil && *s.Context.Window > 0 {
+	// percent follows tokens and window whenever both are known, so a
+	// writer that updates tokens alone never leaves a stale percent.
+	if s.Context.Tokens != nil && s.Context.Window != nil && *s.Context.Window > 0 {
 		p := float64(*s.Context.Tokens) / float64(*s.Context.Window) * 100
 		s.Context.Percent = &p
 	}

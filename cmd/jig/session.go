@@ -64,6 +64,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 				return errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
 			}
 			pid := c.Int("pid")
+			if pid < 0 {
+				return usageError(c, "--pid %d: want a process id", pid)
+			}
 			if pid == 0 {
 				pid = os.Getppid()
 			}
@@ -107,6 +110,10 @@ func (e *env) buildStatus(dir *status.Dir, id string, pid int, live []byte) (*st
 		s.Schema = status.Schema
 	}
 	e.fillFromEnvironment(s)
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		return nil, errors.New("stdin: " + err.Error())
+	}
 	return s, nil
 }
 

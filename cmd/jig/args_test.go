@@ -1,0 +1,71 @@
+package main
+
+import (
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestNormalizeArgs: flags after arguments move before them, keeping their
+// values, for every command; `--` ends the flags; nothing is dropped.
+func TestNormalizeArgs(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	for _, tc := range []struct{ in, want string }{
+		{"jig", "jig"},
+		{"jig terminal", "jig terminal"},
+		{"jig terminal --json", "jig terminal --json"},
+		// the case urfave/cli v2 gets wrong (#976, #1177): a flag after the argument
+		{"jig session for-terminal %3 --json", "jig session for-terminal --json %3"},
+		{"jig session for-terminal %3 --format {{.State}}", "jig session for-terminal --format {{.State}} %3"},
+		{"jig session for-terminal %3 --format={{.State}}", "jig session for-terminal --format={{.State}} %3"},
+		{"jig session for-terminal --format {{.State}} %3", "jig session for-terminal --format {{.State}} %3"},
+		// a value that looks like a flag stays the flag's value
+		{"jig session write --session -odd --pid 7", "jig session write --session -odd --pid 7"},
+		{"jig session for-terminal t7 --format --json", "jig session for-terminal --format --json t7"},
+		// bool flags take no value: what follows is an argument
+		{"jig session for-terminal --json t7", "jig session for-terminal --json t7"},
+		{"jig session write --end --session s", "jig session write --end --session s"},
+		{"jig session write --end extra --session s", "jig session write --end --session s extra"},
+		// single-dash spelling and short help
+		{"jig session for-terminal t7 -format x", "jig session for-terminal -format x t7"},
+		{"jig session for-terminal t7 -h", "jig session for-terminal -h t7"},
+		// `--` ends the flags: an id that starts with a dash
+		{"jig session for-terminal -- --odd-id", "jig session for-terminal -- --odd-id"},
+		{"jig session for-terminal --json -- --odd-id", "jig session for-terminal --json -- --odd-id"},
+		{"jig session for-terminal -- -x --json", "jig session for-terminal -- -x --json"},
+		{"jig session for-terminal t7 --json -- --odd", "jig session for-terminal --json t7 -- --odd"},
+		// a lone dash is an argument (stdin, by convention)
+		{"jig session show - --json", "jig session show --json -"},
+		// unknown flags move too, so the parser names them instead of taking them as arguments
+		{"jig session for-terminal t7 --bogus", "jig session for-terminal --bogus t7"},
+		{"jig session for-terminal t7 --bogus value", "jig session for-terminal --bogus t7 value"},
+		// a flag missing its value at the end stays, for the parser to report
+		{"jig session write --session", "jig session write --session"},
+		// flags of a command group stay before its subcommand
+		{"jig session --help", "jig session --help"},
+		{"jig --help session", "jig --help session"},
+		// an unknown command: its words stay in order after the flags
+		{"jig session nope --json", "jig session --json nope"},
+		{"jig nope x", "jig nope x"},
+	} {
+		got, err := normalizeArgs(app, strings.Fields(tc.in))
+		if err != nil {
+			t.Errorf("normalizeArgs(%q): %v", tc.in, err)
+		}
+		if want := strings.Fields(tc.want); !reflect.DeepEqual(got, want) {
+			t.Errorf("normalizeArgs(%q)\n got %q\nwant %q", tc.in, got, want)
+		}
+	}
+}
+
+func TestNormalizeArgsDanglingValueFlag(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	_, err := normalizeArgs(app, strings.Fields("jig session for-terminal t7 --format"))
+	if err == nil || err.Error() != "session for-terminal: flag needs an argument: --format" || exitCode(err) != exitUsage {
+		t.Errorf("dangling --format: %v", err)
+	}
+}
