@@ -268,6 +268,55 @@ func TestForTerminalIndex(t *testing.T) {
 	}
 }
 
+// TestIndexStamp: after a jig write the index is stamped fresh and readers
+// skip the listing; a file from another writer makes it stale (and is found
+// by listing) until the next jig write indexes it.
+func TestIndexStamp(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	live := Liveness{}
+	if _, err := d.Write(testStatus("a", os.Getpid(), "t1"), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !d.fresh() {
+		t.Fatal("not fresh after a write")
+	}
+	foreign := testStatus("f", os.Getpid(), "t2")
+	foreign.Normalize()
+	foreign.StartedAt, foreign.UpdatedAt = time.Now(), time.Now()
+	data, _ := Encode(foreign)
+	time.Sleep(20 * time.Millisecond) // past the file system's clock tick
+	if err := WriteFileAtomic(d.SessionPath("f"), data); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(d.SessionPath("junk"), []byte("{"), 0o600)
+	if d.fresh() {
+		t.Fatal("fresh after a foreign write")
+	}
+	if s, _ := d.ForTerminal("t2", live); sessionOf(s) != "f" {
+		t.Errorf("stale index: found %q", sessionOf(s))
+	}
+	// The next jig write indexes f and stamps; junk stays uncovered.
+	if _, err := d.Write(testStatus("b", os.Getpid(), "t3"), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !d.fresh() {
+		t.Fatal("not fresh after repair")
+	}
+	if _, err := os.Lstat(d.Path(TerminalsDir, "t2", "f")); err != nil {
+		t.Errorf("foreign file not indexed: %v", err)
+	}
+	if s, _ := d.ForTerminal("t2", live); sessionOf(s) != "f" {
+		t.Errorf("fresh index: found %q", sessionOf(s))
+	}
+	// Removing a session keeps the stamp fresh.
+	if err := d.Remove("a"); err != nil {
+		t.Fatal(err)
+	}
+	if !d.fresh() {
+		t.Error("not fresh after Remove")
+	}
+}
+
 func TestGC(t *testing.T) {
 	d := &Dir{Root: t.TempDir()}
 	live := Liveness{Host: "here"}
