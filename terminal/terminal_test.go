@@ -16,25 +16,25 @@ func TestDetect(t *testing.T) {
 		want ids
 	}{
 		{"nothing", nil, ids{}},
-		{"herdr-core", map[string]string{"HC_TERMINAL_ID": "t7", "TERM_PROGRAM": "herdr"}, ids{{HerdrCore, "t7"}}},
-		{"herdr 1", map[string]string{"HERDR_PANE_ID": "w1:p2", "TERM_PROGRAM": "herdr"}, ids{{Herdr1, "w1:p2"}}},
-		{"tmux", tmux, ids{{Tmux, "%3"}}},
+		{"herdr-core", map[string]string{"HC_TERMINAL_ID": "t7", "TERM_PROGRAM": "herdr"}, ids{tid(HerdrCore, "t7")}},
+		{"herdr 1", map[string]string{"HERDR_PANE_ID": "w1:p2", "TERM_PROGRAM": "herdr"}, ids{tid(Herdr1, "w1:p2")}},
+		{"tmux", tmux, ids{tid(Tmux, "%3")}},
 		{"stray TMUX_PANE outside tmux", map[string]string{"TMUX_PANE": "%3"}, ids{}},
-		{"kitty", map[string]string{"KITTY_WINDOW_ID": "4", "TERM": "xterm-kitty"}, ids{{Kitty, "4"}}},
-		{"wezterm", map[string]string{"WEZTERM_PANE": "12", "TERM_PROGRAM": "WezTerm"}, ids{{WezTerm, "12"}}},
+		{"kitty", map[string]string{"KITTY_WINDOW_ID": "4", "TERM": "xterm-kitty"}, ids{tid(Kitty, "4")}},
+		{"wezterm", map[string]string{"WEZTERM_PANE": "12", "TERM_PROGRAM": "WezTerm"}, ids{tid(WezTerm, "12")}},
 		// Inside tmux the outer terminal's id is stale: tmux wins, the outer stays second.
-		{"tmux in wezterm", with(tmux, "WEZTERM_PANE", "12", "TERM_PROGRAM", "tmux"), ids{{Tmux, "%3"}, {WezTerm, "12"}}},
-		{"tmux in kitty", with(tmux, "KITTY_WINDOW_ID", "4", "TERM_PROGRAM", "tmux", "TERM", "tmux-256color"), ids{{Tmux, "%3"}, {Kitty, "4"}}},
+		{"tmux in wezterm", with(tmux, "WEZTERM_PANE", "12", "TERM_PROGRAM", "tmux"), ids{tid(Tmux, "%3"), tid(WezTerm, "12")}},
+		{"tmux in kitty", with(tmux, "KITTY_WINDOW_ID", "4", "TERM_PROGRAM", "tmux", "TERM", "tmux-256color"), ids{tid(Tmux, "%3"), tid(Kitty, "4")}},
 		// tmux started in a Herdr terminal: HC_TERMINAL_ID is inherited, TERM_PROGRAM says tmux.
-		{"tmux in herdr", with(tmux, "HC_TERMINAL_ID", "t7", "TERM_PROGRAM", "tmux"), ids{{Tmux, "%3"}, {HerdrCore, "t7"}}},
+		{"tmux in herdr", with(tmux, "HC_TERMINAL_ID", "t7", "TERM_PROGRAM", "tmux"), ids{tid(Tmux, "%3"), tid(HerdrCore, "t7")}},
 		// Without TERM_PROGRAM, multiplexers before emulators.
-		{"tmux in herdr, no TERM_PROGRAM", with(tmux, "HC_TERMINAL_ID", "t7"), ids{{HerdrCore, "t7"}, {Tmux, "%3"}}},
-		{"wezterm in kitty", map[string]string{"KITTY_WINDOW_ID": "4", "WEZTERM_PANE": "12", "TERM_PROGRAM": "WezTerm", "TERM": "xterm-256color"}, ids{{WezTerm, "12"}, {Kitty, "4"}}},
+		{"tmux in herdr, no TERM_PROGRAM", with(tmux, "HC_TERMINAL_ID", "t7"), ids{tid(HerdrCore, "t7"), tid(Tmux, "%3")}},
+		{"wezterm in kitty", map[string]string{"KITTY_WINDOW_ID": "4", "WEZTERM_PANE": "12", "TERM_PROGRAM": "WezTerm", "TERM": "xterm-256color"}, ids{tid(WezTerm, "12"), tid(Kitty, "4")}},
 		// kitty sets TERM but no TERM_PROGRAM: an outer WezTerm's lingers.
-		{"kitty in wezterm", map[string]string{"KITTY_WINDOW_ID": "4", "WEZTERM_PANE": "12", "TERM_PROGRAM": "WezTerm", "TERM": "xterm-kitty"}, ids{{Kitty, "4"}, {WezTerm, "12"}}},
-		{"herdr names both", map[string]string{"HC_TERMINAL_ID": "t7", "HERDR_PANE_ID": "w1:p2", "TERM_PROGRAM": "herdr"}, ids{{HerdrCore, "t7"}, {Herdr1, "w1:p2"}}},
-		{"herdr 1 with TERM_PROGRAM after tmux", with(tmux, "HERDR_PANE_ID", "w1:p2", "TERM_PROGRAM", "herdr"), ids{{Herdr1, "w1:p2"}, {Tmux, "%3"}}},
-		{"unknown TERM_PROGRAM", map[string]string{"WEZTERM_PANE": "12", "KITTY_WINDOW_ID": "4", "TERM_PROGRAM": "iTerm.app"}, ids{{Kitty, "4"}, {WezTerm, "12"}}},
+		{"kitty in wezterm", map[string]string{"KITTY_WINDOW_ID": "4", "WEZTERM_PANE": "12", "TERM_PROGRAM": "WezTerm", "TERM": "xterm-kitty"}, ids{tid(Kitty, "4"), tid(WezTerm, "12")}},
+		{"herdr names both", map[string]string{"HC_TERMINAL_ID": "t7", "HERDR_PANE_ID": "w1:p2", "TERM_PROGRAM": "herdr"}, ids{tid(HerdrCore, "t7"), tid(Herdr1, "w1:p2")}},
+		{"herdr 1 with TERM_PROGRAM after tmux", with(tmux, "HERDR_PANE_ID", "w1:p2", "TERM_PROGRAM", "herdr"), ids{tid(Herdr1, "w1:p2"), tid(Tmux, "%3")}},
+		{"unknown TERM_PROGRAM", map[string]string{"WEZTERM_PANE": "12", "KITTY_WINDOW_ID": "4", "TERM_PROGRAM": "iTerm.app"}, ids{tid(Kitty, "4"), tid(WezTerm, "12")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Detect(func(k string) string { return tc.env[k] })
@@ -59,3 +59,5 @@ func with(base map[string]string, kv ...string) map[string]string {
 	}
 	return m
 }
+
+func tid(from, id string) status.TerminalID { return status.TerminalID{From: from, ID: id} }
