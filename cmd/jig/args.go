@@ -17,6 +17,12 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
 	}
+	// Shell completion asks with a last argument urfave/cli looks for there
+	// only: it stays last.
+	if n := len(args) - 1; args[n] == "--"+cli.BashCompletionFlag.Names()[0] {
+		out, err := normalizeArgs(app, args[:n:n])
+		return append(out, args[n]), err
+	}
 	out := []string{args[0]}
 	var path []string // the command names walked, for the error
 	rest := args[1:]
@@ -70,6 +76,13 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 			}
 		default:
 			positional = append(positional, tok)
+		}
+	}
+	for _, tok := range moved {
+		if tok == "-h" || tok == "--help" || tok == "-help" {
+			// Help, whatever else was asked: urfave/cli would take an
+			// argument after --help for a help topic and fail.
+			return append(out, "--help"), nil
 		}
 	}
 	out = append(out, moved...)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urfave/cli/v2"
 )
 
 // TestNormalizeArgs: flags after arguments move before them, keeping their
@@ -31,7 +33,8 @@ func TestNormalizeArgs(t *testing.T) {
 		{"jig session write --end extra --session s", "jig session write --end --session s extra"},
 		// single-dash spelling and short help
 		{"jig session for-terminal t7 -format x", "jig session for-terminal -format x t7"},
-		{"jig session for-terminal t7 -h", "jig session for-terminal -h t7"},
+		{"jig session for-terminal t7 -h", "jig session for-terminal --help"},
+		{"jig session for-terminal t7 --json --help", "jig session for-terminal --help"},
 		// `--` ends the flags: an id that starts with a dash
 		{"jig session for-terminal -- --odd-id", "jig session for-terminal -- --odd-id"},
 		{"jig session for-terminal --json -- --odd-id", "jig session for-terminal --json -- --odd-id"},
@@ -50,6 +53,9 @@ func TestNormalizeArgs(t *testing.T) {
 		// an unknown command: its words stay in order after the flags
 		{"jig session nope --json", "jig session --json nope"},
 		{"jig nope x", "jig nope x"},
+		// shell completion's flag stays last, where urfave/cli looks for it
+		{"jig session for-terminal - --generate-bash-completion", "jig session for-terminal - --generate-bash-completion"},
+		{"jig session for-terminal t7 --json --generate-bash-completion", "jig session for-terminal --json t7 --generate-bash-completion"},
 	} {
 		got, err := normalizeArgs(app, strings.Fields(tc.in))
 		if err != nil {
@@ -67,5 +73,35 @@ func TestNormalizeArgsDanglingValueFlag(t *testing.T) {
 	_, err := normalizeArgs(app, strings.Fields("jig session for-terminal t7 --format"))
 	if err == nil || err.Error() != "session for-terminal: flag needs an argument: --format" || exitCode(err) != exitUsage {
 		t.Errorf("dangling --format: %v", err)
+	}
+}
+
+// TestHelp: every command of this file's areas says in one line what it
+// does and shows an example in its --help.
+func TestHelp(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	mine := map[string]bool{"terminal": true, "session": true, "demo": true, "completion": true}
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			name := strings.TrimSpace(prefix + " " + c.Name)
+			if c.Hidden || c.Name == "help" {
+				continue
+			}
+			if c.Usage == "" || strings.Contains(c.Usage, "\n") {
+				t.Errorf("jig %s: want a one-line usage, got %q", name, c.Usage)
+			}
+			_, example, ok := strings.Cut(c.UsageText, "example: ")
+			if !ok || !strings.Contains(example, "jig ") {
+				t.Errorf("jig %s: no example in --help", name)
+			}
+			walk(name, c.Subcommands)
+		}
+	}
+	for _, c := range app.Commands {
+		if mine[c.Name] {
+			walk("", []*cli.Command{c})
+		}
 	}
 }

@@ -14,8 +14,10 @@ import (
 
 func sessionCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "session",
-		Usage: "write, find and read session status files",
+		Name:            "session",
+		Usage:           "write, find and read session status files",
+		UsageText:       "jig session COMMAND [options] [arguments]\n\nexample: jig session list",
+		HideHelpCommand: true,
 		Subcommands: []*cli.Command{
 			sessionWriteCommand(e),
 			sessionForTerminalCommand(e),
