@@ -22,6 +22,49 @@ type Info struct {
 
 var sessionInfoMark = []byte(`"session_info"`)
 
+// ReadHeader reads only a session file's header (within the first 64 KB).
+func ReadHeader(path string) (*Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, HeaderWindow)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	var sc scanner
+	var l line
+	if _, ok := firstLine(&sc, buf[:n], &l); !ok {
+		return nil, ErrNotSession
+	}
+	var r Reader
+	r.setHeader(&l)
+	return &r.header, nil
+}
+
+// firstLine finds the header in buf: the first line that parses must be
+// one. It returns what follows the header line.
+func firstLine(sc *scanner, buf []byte, l *line) ([]byte, bool) {
+	rest := buf
+	for {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			return nil, false
+		}
+		ln := rest[:nl]
+		if len(rest) == len(buf) {
+			ln = bytes.TrimPrefix(ln, []byte("\xef\xbb\xbf"))
+		}
+		rest = rest[nl+1:]
+		if len(bytes.TrimSpace(ln)) == 0 || !parseLine(sc, ln, l) {
+			continue
+		}
+		return rest, l.typ == "session" && l.hasID
+	}
+}
+
 // ReadInfo reads a session file's header (within the first 64 KB) and its
 // latest session_info name. Only lines that mention session_info are
 // parsed, so a long transcript costs one fast scan.
@@ -48,22 +91,9 @@ func ReadInfo(path string) (*Info, error) {
 		return nil, err
 	}
 	buf = buf[:n]
-	// the header: the first line that parses
-	rest := buf
-	for {
-		nl := bytes.IndexByte(rest, '\n')
-		if nl < 0 {
-			return nil, ErrNotSession
-		}
-		ln := bytes.TrimPrefix(rest[:nl], []byte("\xef\xbb\xbf"))
-		rest = rest[nl+1:]
-		if len(bytes.TrimSpace(ln)) == 0 || !parseLine(&sc, ln, &l) {
-			continue
-		}
-		if l.typ != "session" || !l.hasID {
-			return nil, ErrNotSession
-		}
-		break
+	rest, ok := firstLine(&sc, buf, &l)
+	if !ok {
+		return nil, ErrNotSession
 	}
 	info.ID, info.CWD, info.Started = l.id, l.cwd, l.timestamp
 	info.Parent = l.parentSession

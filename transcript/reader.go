@@ -151,6 +151,10 @@ func (r *Reader) Path() string { return r.path }
 // looked: a line Pi is still writing.
 func (r *Reader) Unread() int64 { return r.size - r.offset }
 
+// HasHeader reports whether the header has been read: a file Pi has just
+// created may still be empty.
+func (r *Reader) HasHeader() bool { return r.hasHeader }
+
 // Offset is how many bytes have been consumed: complete lines only.
 func (r *Reader) Offset() int64 { return r.offset }
 
@@ -303,7 +307,8 @@ func (r *Reader) read(f *os.File) error {
 	} else {
 		r.buf = nil // do not keep a huge line's buffer
 	}
-	if !r.hasHeader && r.offset >= HeaderWindow {
+	if !r.hasHeader && r.offset > 0 {
+		// complete lines, none of them a header: Pi writes the header first
 		return ErrNotSession
 	}
 	return nil

@@ -214,6 +214,9 @@ func piShowCommand(e *env) *cli.Command {
 			if err := r.Update(); err != nil {
 				return errorf(c, exitBadInput, "%v", err)
 			}
+			if !r.HasHeader() {
+				return errorf(c, exitBadInput, "%s: %v", file, transcript.ErrNotSession)
+			}
 			d := r.Derive(transcript.NewRepoFinder().Repo)
 			lin := lineage(d.Header.ParentSession)
 			for _, b := range d.BadLines {

@@ -50,7 +50,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 					}
 					return errorf(c, exitBadInput, "%v", err)
 				}
-				if id == "" {
+				if id == "" && derived != nil {
 					id = derived.Header.ID
 				}
 			}
@@ -66,6 +66,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 			}
 			if c.Bool("end") {
 				if err := dir.Remove(id); err != nil {
+					return errorf(c, exitFailed, "%v", err)
+				}
+				if err := os.Remove(cursorPath(dir, id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return errorf(c, exitFailed, "%v", err)
 				}
 				return nil
