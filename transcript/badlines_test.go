@@ -98,7 +98,7 @@ func TestBadLines(t *testing.T) {
 	d := r.Derive(nil)
 	eq(t, "skipped", d.Skipped, 5)
 	var lines []int
-	for _, bl := range d.BadLines {
+	for _, bl := range r.BadLines() {
 		lines = append(lines, bl.Line)
 	}
 	eq(t, "bad lines", fmt.Sprint(lines), "[3 4 5 6 7]")

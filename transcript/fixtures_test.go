@@ -146,11 +146,11 @@ const fixtureV1 = `{"type":"session","id":"s-d","timestamp":"2025-11-01T00:00:00
 `
 
 func TestFixtureV1(t *testing.T) {
-	d := readString(t, fixtureV1)
+	d, r := readStringR(t, fixtureV1)
 	eq(t, "leaf", d.Leaf, "00000003") // header 0, two messages, the compaction
 	eq(t, "entries", d.Entries, 3)
 	eq(t, "skipped", d.Skipped, 1)
-	eq(t, "bad line", d.BadLines[0].Line, 3)
+	eq(t, "bad line", r.BadLines()[0].Line, 3)
 	eq(t, "model", d.Model.ID, "m-head")
 	eq(t, "thinking", d.Thinking, "off") // Pi ignores the v1 header's level
 	eq(t, "version", d.Header.Version, 1)
@@ -161,6 +161,12 @@ func TestFixtureV1(t *testing.T) {
 
 func readString(t *testing.T, content string) *Derived {
 	t.Helper()
+	d, _ := readStringR(t, content)
+	return d
+}
+
+func readStringR(t *testing.T, content string) (*Derived, *Reader) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
@@ -169,7 +175,7 @@ func readString(t *testing.T, content string) *Derived {
 	if err := r.Update(); err != nil {
 		t.Fatal(err)
 	}
-	return r.Derive(nil)
+	return r.Derive(nil), r
 }
 
 func eq[T comparable](t *testing.T, what string, got, want T) {
