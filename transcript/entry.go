@@ -64,12 +64,12 @@ type toolCall struct {
 
 // content is what a content field (a string or a list of blocks) adds up to.
 type content struct {
-	isString                        bool
-	strChars                        int
-	textChars, thinkingChars, calls int
-	callChars                       int // name + JSON of arguments, toolCall blocks only
-	images                          int
-	toolCalls                       []toolCall
+	isString                 bool
+	strChars                 int
+	textChars, thinkingChars int
+	callChars                int // name + JSON of arguments, toolCall blocks only
+	images                   int
+	toolCalls                []toolCall
 }
 
 func (s *scanner) content(c *content) bool {
