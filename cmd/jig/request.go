@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"io"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -30,6 +32,7 @@ func requestCommand(e *env) *cli.Command {
 			requestSwitchCommand(e, "skill"),
 			requestReloadCommand(e),
 			requestTakeCommand(e),
+			requestHandleCommand(e),
 			requestShowCommand(e),
 		},
 	}
@@ -283,6 +286,87 @@ func (e *env) writeAnswer(dir *status.Dir, session string, a *status.Answer) err
 	s.LastRequest = a
 	_, err = dir.Write(s, e.now())
 	return err
+}
+
+func requestHandleCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "handle",
+		Usage: "take, decide and answer the waiting request (session side, for hosts that are not Go)",
+		UsageText: "jig request handle --session ID < available.json\n\n" +
+			"stdin says what the session has: {\"tools\": [...], \"active\": [...], \"hidden\": [...], \"skills\": [...]}.\n" +
+			"Takes the waiting request, decides it with the switches kept in the status file, writes lastRequest\n" +
+			"and switches there, and prints what to apply: {\"switches\", \"active\", \"skillsOff\", \"reload\", \"lastRequest\"}.\n" +
+			"Exit 1 and no output when none waits; a bad request is answered ok:false (exit 4).",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
+		Action: func(c *cli.Context) error {
+			session := c.String("session")
+			if session == "" {
+				return usageError(c, "--session is required")
+			}
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			have, err := readAvailable(e.stdin)
+			if err != nil {
+				return errorf(c, exitBadInput, "stdin: %v", err)
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			// The status file holds the kept switches and takes the answer:
+			// without it, the request stays waiting rather than be lost.
+			s, err := dir.Read(session)
+			if errors.Is(err, fs.ErrNotExist) {
+				return errorf(c, exitNoSession, "session %s has no status file; write it first", session)
+			}
+			if err != nil {
+				return fileError(c, err)
+			}
+			req, answer, err := request.Take(dir, session, e.now())
+			var bad *request.BadError
+			switch {
+			case errors.As(err, &bad):
+				if answer != nil {
+					if werr := e.writeAnswer(dir, session, answer); werr != nil {
+						return errorf(c, exitFailed, "%v; answering it: %v", bad, werr)
+					}
+				}
+				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
+			case err != nil:
+				return fileError(c, err)
+			case req == nil:
+				return silent(exitNone)
+			}
+			out := request.Resolve(req, have, s.Switches, e.now())
+			s.Switches, s.LastRequest = out.Switches, &out.Answer
+			if _, err := dir.Write(s, e.now()); err != nil {
+				return fileError(c, err)
+			}
+			data, err := json.Marshal(out)
+			if err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			fmt.Fprintf(e.stdout, "%s\n", data)
+			return nil
+		},
+	}
+}
+
+// readAvailable reads what the session has from stdin: one JSON object.
+func readAvailable(r io.Reader) (request.Available, error) {
+	var have request.Available
+	data, err := io.ReadAll(io.LimitReader(r, status.MaxFileSize+1))
+	if err != nil {
+		return have, err
+	}
+	if len(data) > status.MaxFileSize {
+		return have, fmt.Errorf("larger than %d bytes", status.MaxFileSize)
+	}
+	if err := json.Unmarshal(data, &have); err != nil {
+		return have, fmt.Errorf("want {\"tools\": [...], \"active\": [...], \"hidden\": [...], \"skills\": [...]}: %v", err)
+	}
+	return have, nil
 }
 
 func requestShowCommand(e *env) *cli.Command {
