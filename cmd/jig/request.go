@@ -454,3 +454,6 @@ func (w *waitValue) IsBoolFlag() bool { return true }
 type optionalValueFlag struct{ *cli.GenericFlag }
 
 func (optionalValueFlag) TakesValue() bool { return false }
+
+// String is the help line, built from this flag so it shows no placeholder.
+func (f optionalValueFlag) String() string { return cli.FlagStringer(f) }
