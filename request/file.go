@@ -58,6 +58,10 @@ func lock(dir *status.Dir) (unlock func(), err error) {
 	}
 }
 
+// ErrFull is returned when a request, merged with the one waiting, would
+// be larger than a session reads: the sender tries again once it is taken.
+var ErrFull = fmt.Errorf("the request would be larger than %d bytes; try again once the session has taken the waiting one", MaxSize)
+
 // Send writes req for session. When a request is still waiting there, req
 // is merged into it (see [Merge]) and the merged request is written; Send
 // returns what it wrote. req's own id is always the written one's id.
@@ -95,6 +99,9 @@ func Send(dir *status.Dir, session string, req *Request) (*Request, error) {
 	data, err := Encode(out)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) > MaxSize {
+		return nil, ErrFull
 	}
 	if err := status.WriteFileAtomic(path, data); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package request
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -169,6 +170,30 @@ func TestSendMergesIntoWaitingRequest(t *testing.T) {
 	c := New(now)
 	if out, _ := Send(dir, "s", c); out != c {
 		t.Fatalf("a request after the take was merged: %+v", out)
+	}
+}
+
+// A merge never grows a request past what the session reads: the sender
+// is told, and the waiting request stays whole.
+func TestSendFull(t *testing.T) {
+	dir := newDir(t)
+	big := New(now)
+	for i := 0; len(big.Tools) < 1000; i++ {
+		big.Tools[fmt.Sprintf("tool-with-a-long-name-%04d", i)] = false
+	}
+	if _, err := Send(dir, "s", big); err != nil {
+		t.Fatal(err)
+	}
+	more := New(now)
+	for i := 0; len(more.Tools) < 1500; i++ {
+		more.Tools[fmt.Sprintf("other-tool-with-a-long-name-%04d", i)] = true
+	}
+	if _, err := Send(dir, "s", more); !errors.Is(err, ErrFull) {
+		t.Fatalf("Send = %v, want ErrFull", err)
+	}
+	got, _, err := Take(dir, "s", now)
+	if err != nil || got.ID != big.ID || len(got.Tools) != 1000 {
+		t.Fatalf("after a full merge, Take = %v, %v", got, err)
 	}
 }
 

@@ -94,6 +94,15 @@ func init() {
 		}
 		ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o600))
 	}
+	// [root]: only root can give a file to another user.
+	scriptConds["root"] = func() bool { return os.Geteuid() == 0 }
+	// chownother PATH: PATH belongs to another user (nobody).
+	scriptCmds["chownother"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: chownother PATH")
+		}
+		ts.Check(os.Lchown(ts.MkAbs(args[0]), 65534, 65534))
+	}
 	// bigrequest PATH ID: a well-formed request over 64 KB.
 	scriptCmds["bigrequest"] = func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 2 {
