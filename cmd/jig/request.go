@@ -182,7 +182,10 @@ func (e *env) awaitAnswer(c *cli.Context, dir *status.Dir, session, id string, d
 }
 
 // liveTarget finds the live session the request is for: --session, else
-// --terminal, else the session running in this terminal.
+// --terminal, else the session running in this terminal. Unlike the read
+// commands it looks only at the innermost terminal: an outer id (the WezTerm
+// pane around tmux) is shared by every tmux pane in it, and a switch must
+// not land on an agent in a neighbouring pane.
 func (e *env) liveTarget(c *cli.Context, dir *status.Dir) (*status.Status, error) {
 	session, term := c.String("session"), c.String("terminal")
 	if session != "" && term != "" {
@@ -221,10 +224,7 @@ func (e *env) liveTarget(c *cli.Context, dir *status.Dir) (*status.Status, error
 
 // fileError maps a state-dir failure to its exit code.
 func fileError(c *cli.Context, err error) error {
-	if errors.Is(err, status.ErrUnsafeDir) {
-		return errorf(c, exitStateDir, "%v", err)
-	}
-	return errorf(c, exitFailed, "%v", err)
+	return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 }
 
 func requestTakeCommand(e *env) *cli.Command {
