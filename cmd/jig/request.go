@@ -323,25 +323,22 @@ func requestHandleCommand(e *env) *cli.Command {
 			if err != nil {
 				return fileError(c, err)
 			}
-			req, answer, err := request.Take(dir, session, e.now())
+			out, err := request.Handle(dir, session, have, s.Switches, e.now())
 			var bad *request.BadError
-			switch {
-			case errors.As(err, &bad):
-				if answer != nil {
-					if werr := e.writeAnswer(dir, session, answer); werr != nil {
-						return errorf(c, exitFailed, "%v; answering it: %v", bad, werr)
-					}
-				}
-				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
-			case err != nil:
+			if err != nil && !errors.As(err, &bad) {
 				return fileError(c, err)
-			case req == nil:
+			}
+			if out == nil && bad == nil {
 				return silent(exitNone)
 			}
-			out := request.Resolve(req, have, s.Switches, e.now())
-			s.Switches, s.LastRequest = out.Switches, &out.Answer
-			if _, err := dir.Write(s, e.now()); err != nil {
-				return fileError(c, err)
+			if out != nil {
+				s.Switches, s.LastRequest = out.Switches, &out.Answer
+				if _, werr := dir.Write(s, e.now()); werr != nil {
+					return fileError(c, werr)
+				}
+			}
+			if bad != nil {
+				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
 			}
 			data, err := json.Marshal(out)
 			if err != nil {
