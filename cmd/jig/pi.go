@@ -205,7 +205,7 @@ func piShowCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
 			}
-			file, err := e.findSession(c.Args().First())
+			file, err := e.findPiSession(c.Args().First())
 			if err != nil {
 				return errorf(c, exitNoSession, "%v", err)
 			}
@@ -244,9 +244,9 @@ func piShowCommand(e *env) *cli.Command {
 	}
 }
 
-// findSession takes a file path, or a session id (or the start of one) to
+// findPiSession takes a file path, or a session id (or the start of one) to
 // look up in Pi's sessions dir.
-func (e *env) findSession(arg string) (string, error) {
+func (e *env) findPiSession(arg string) (string, error) {
 	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
 		return arg, nil
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
