@@ -187,8 +187,7 @@ type message struct {
 	isError                           bool
 	timestamp                         float64
 	hasTimestamp                      bool
-	usage                             usageVals
-	nested                            usageVals // 1.x toolResult.usage
+	usage                             usageVals // an assistant's; 1.x toolResult's nested work
 	content                           content
 	commandLen, outputLen             int
 }

@@ -507,7 +507,7 @@ func (r *Reader) messageEntry(l *line, n *node) {
 		}
 		return
 	case "toolResult":
-		r.addUsage(&m.nested)
+		r.addUsage(&m.usage)
 		r.result(m, ts)
 	case "system":
 		r.newer1x = true
