@@ -143,3 +143,31 @@ func TestNotASession(t *testing.T) {
 		t.Errorf("half a header: %v", err)
 	}
 }
+
+// TestOverlongLine: a line past the limit is skipped without holding it
+// whole, even when it ends only in a later read; the lines after it count.
+func TestOverlongLine(t *testing.T) {
+	defer func(old int) { lineLimit = old }(lineLimit)
+	lineLimit = 1 << 20
+	head := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n"
+	long := `{"type":"message","id":"x","parentId":null,"message":{"role":"user","content":"` + strings.Repeat("q", 3<<20) + `"}}` + "\n"
+	ok := `{"type":"message","id":"u","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"abcd"}}` + "\n"
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(head+long[:len(long)/2]), 0o600)
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(long[len(long)/2:] + ok)
+	f.Close()
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	d := r.Derive(nil)
+	eq(t, "skipped", d.Skipped, 1)
+	eq(t, "reason", r.BadLines()[0].Reason, "line too long")
+	eq(t, "line", r.BadLines()[0].Line, 2)
+	eq(t, "leaf", d.Leaf, "u")
+	eq(t, "context", *d.ContextTokens, int64(1))
+}

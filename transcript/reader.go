@@ -259,6 +259,9 @@ func (r *Reader) scratchN(n int) []byte {
 	return r.scratch[:n]
 }
 
+// lineLimit is MaxLine; tests lower it.
+var lineLimit = MaxLine
+
 var errBranchUnknown = errors.New("entry on a branch the cursor does not hold")
 
 // read consumes complete lines from r.offset on.
@@ -274,7 +277,7 @@ func (r *Reader) read(f *os.File) error {
 	var skipStart int64
 	for {
 		if len(buf) == cap(buf) {
-			if len(buf) >= MaxLine {
+			if len(buf) >= lineLimit {
 				if !skipping {
 					skipping, skipStart = true, pos
 				}
@@ -300,7 +303,7 @@ func (r *Reader) read(f *os.File) error {
 			r.lineNo++
 			if skipping {
 				skipping = false
-				r.badLine(skipStart, "longer than 32 MB")
+				r.badLine(skipStart, "line too long")
 			} else if perr := r.line(ln, lineOff); perr != nil {
 				return perr
 			}
