@@ -128,6 +128,7 @@ type Reader struct {
 	bad     []BadLine
 	badN    int
 
+	file    *os.File // the file being read, during read
 	sc      scanner
 	scratch []byte
 	ln      line
@@ -266,6 +267,8 @@ var errBranchUnknown = errors.New("entry on a branch the cursor does not hold")
 
 // read consumes complete lines from r.offset on.
 func (r *Reader) read(f *os.File) error {
+	r.file = f
+	defer func() { r.file = nil }()
 	// an update after an append reads a few KB: size the buffer to it
 	want := int(min(int64(chunk), max(r.size-r.offset+1, 4096)))
 	if cap(r.buf) < want {
@@ -360,10 +363,11 @@ func (r *Reader) line(b []byte, off int64) error {
 		}
 		r.setHeader(l)
 		r.headLen = off + int64(len(b)) + 1
-		if f, err := os.Open(r.path); err == nil {
-			r.headHash, _ = r.hashHead(f)
-			f.Close()
+		h, err := r.hashHead(r.file)
+		if err != nil {
+			return err
 		}
+		r.headHash = h
 		r.ordinal = 1
 		return nil
 	}
