@@ -53,8 +53,88 @@ func herdrCommand(e *env) *cli.Command {
 					return herdrSync(c, e)
 				},
 			},
+			{
+				Name:  "request",
+				Usage: "send a request to the Pi session in Herdr's focused pane (the plugin's actions)",
+				UsageText: "jig herdr request tool NAME on|off | skill NAME on|off | reload [--dry-run]\n\n" +
+					"Runs `jig request ... --session ID --wait` for the session in the pane the action was\n" +
+					"invoked on (HERDR_PLUGIN_CONTEXT_JSON's focused_pane_id, else HERDR_PANE_ID).",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "dry-run", Usage: "print the jig request command instead of running it"},
+				},
+				Action: func(c *cli.Context) error {
+					return herdrRequest(c, e)
+				},
+			},
 		},
 	}
+}
+
+// herdrRequest finds the session in the pane a plugin action names and
+// hands the request to `jig request`, which owns the request protocol.
+func herdrRequest(c *cli.Context, e *env) error {
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return usageError(c, "say what to request: tool NAME on|off, skill NAME on|off or reload")
+	}
+	paneID := e.getenv("HERDR_PANE_ID")
+	if ctx := e.getenv("HERDR_PLUGIN_CONTEXT_JSON"); ctx != "" {
+		var pc struct {
+			FocusedPaneID string `json:"focused_pane_id"`
+		}
+		if err := json.Unmarshal([]byte(ctx), &pc); err == nil && pc.FocusedPaneID != "" {
+			paneID = pc.FocusedPaneID
+		}
+	}
+	if paneID == "" {
+		return errorf(c, exitUsage, "no pane: run it from a Herdr plugin action, or use jig request --terminal ID")
+	}
+	bin, err := herdrBin(e)
+	if err != nil {
+		return errorf(c, exitNoProgram, "%v", err)
+	}
+	dir, err := e.stateDir()
+	if err != nil {
+		return err
+	}
+	live, err := liveSessions(e, dir)
+	if err != nil {
+		return errorf(c, exitStateDir, "%v", err)
+	}
+	panes, err := herdrPanes(bin)
+	if err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	pane := herdrPane{PaneID: paneID}
+	for _, p := range panes {
+		if p.PaneID == paneID {
+			pane = p
+		}
+	}
+	s := sessionForPane(pane, live)
+	if s == nil {
+		return errorf(c, exitNoSession, "no jig session in pane %s", paneID)
+	}
+	argv := append(append([]string{"request"}, args...), "--session", s.Session, "--wait")
+	if c.Bool("dry-run") {
+		fmt.Fprintln(e.stdout, "jig "+strings.Join(argv, " "))
+		return nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return errorf(c, exitFailed, "cannot find jig itself: %v", err)
+	}
+	cmd := exec.Command(self, argv...)
+	cmd.Args[0] = "jig"
+	cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return silent(ee.ExitCode()) // jig request said why
+		}
+		return errorf(c, exitFailed, "%v", err)
+	}
+	return nil
 }
 
 func herdrSync(c *cli.Context, e *env) error {
