@@ -39,9 +39,12 @@ func panelCommand(e *env) *cli.Command {
 			}
 			src := &panelSource{e: e, dir: dir, terminal: c.String("terminal")}
 			if src.terminal == "" {
-				bin, err := herdrBin(e)
-				if err != nil || e.getenv("HERDR_ENV") == "" && e.getenv("HERDR_SOCKET_PATH") == "" {
+				if e.getenv("HERDR_ENV") == "" && e.getenv("HERDR_SOCKET_PATH") == "" {
 					return usageError(c, "outside Herdr, name the terminal to follow: jig panel --terminal ID")
+				}
+				bin, err := herdrBin(e)
+				if err != nil {
+					return errorf(c, exitNoProgram, "%v; or name the terminal to follow: jig panel --terminal ID", err)
 				}
 				src.herdrBin, src.self = bin, e.getenv("HERDR_PANE_ID")
 			}

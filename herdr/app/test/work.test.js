@@ -159,3 +159,17 @@ test("no terminal in the active tab", async () => {
   assert.equal(host.calls.length, 0);
   assert.deepEqual(host.last().lines, ["no terminal in this tab"]);
 });
+
+test("an API without spaces(), window or timers: the focused tab, always visible, the global timers", async () => {
+  const layout = oneTab("t7");
+  const host = standIn({ ...layout, answer: answers.session });
+  delete host.api.spaces;
+  delete host.api.window;
+  delete host.api.setInterval;
+  delete host.api.clearInterval;
+  const panel = mountWork(host.api, { now });
+  await settle();
+  assert.deepEqual(host.calls[0].argv, readArgv("t7"));
+  assert.ok(panel.polling.running());
+  panel.polling.stop();
+});

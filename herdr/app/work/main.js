@@ -16,17 +16,19 @@ const SCHEMA = 1;
 // is the only code that touches that API, whose source is not public: the
 // shapes it assumes are listed in herdr/README.md ("Herdr.app API").
 function hostFrom(api) {
+  const win = api.window || {};
+  const timers = typeof api.setInterval === "function" ? api : globalThis;
   return {
     // The terminal shown in the active tab of the active space: { terminal, on }.
     // focused() alone can name a terminal of another tab, so it is used
-    // only to pick among the active tab's terminals.
+    // only to pick among the active tab's terminals (and for the tab when
+    // there is no spaces()).
     shownTerminal() {
-      const spaces = api.spaces() || [];
-      const space = spaces.find((s) => s.active) || spaces[0];
-      if (!space) return null;
+      const f = (typeof api.focused === "function" && api.focused()) || {};
+      const spaces = typeof api.spaces === "function" ? api.spaces() || [] : [];
+      const space = spaces.find((s) => s.active) || spaces[0] || { activeTab: f.tab, machine: null };
       const inTab = (api.panes() || []).filter((p) => p.tab === space.activeTab && p.terminal);
       if (inTab.length === 0) return null;
-      const f = api.focused() || {};
       const pane = inTab.find((p) => p.id === f.pane) || inTab[0];
       return splitAddress(pane.terminal, space.machine);
     },
@@ -36,14 +38,14 @@ function hostFrom(api) {
       return api.exec(opts);
     },
     every(ms, fn) {
-      const id = api.setInterval(fn, ms);
-      return () => api.clearInterval(id);
+      const id = timers.setInterval(fn, ms);
+      return () => timers.clearInterval(id);
     },
     visible() {
-      return api.window.visible !== false;
+      return win.visible !== false;
     },
     onVisible(fn) {
-      api.window.onVisibilityChange(() => fn(api.window.visible !== false));
+      if (typeof win.onVisibilityChange === "function") win.onVisibilityChange(() => fn(win.visible !== false));
     },
     draw(view) {
       api.render(view);
@@ -132,7 +134,8 @@ function poller(host, tick) {
   };
   host.onVisible(show);
   show(host.visible());
-  return { tick: guarded, running: () => stop !== null };
+  // stop is for a mod being unloaded (and tests): no timer is left behind.
+  return { tick: guarded, running: () => stop !== null, stop: () => show(false) };
 }
 
 function tokens(n) {
