@@ -8,6 +8,7 @@ func commands(e *env) []*cli.Command {
 		terminalCommand(e),
 		sessionCommand(e),
 		installCommand(e),
+		requestCommand(e),
 		herdrCommand(e),
 		panelCommand(e),
 	}
