@@ -84,11 +84,43 @@ func TestModsAgainstRealJig(t *testing.T) {
 
 	cmd := exec.Command(node, "--test", "--test-reporter=spec", "app/test/real-jig.e2e.js")
 	cmd.Env = append(env, "JIG_E2E_BIN="+bin, "JIG_E2E_NOW="+now.Format(time.RFC3339Nano),
-		"JIG_E2E_WANT_WORK="+wantWork, "JIG_E2E_WANT_CONTEXT="+wantContext)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("node --test real-jig.e2e.js: %v\n%s", err, out)
-	} else {
-		t.Logf("%s", out)
+		"JIG_E2E_SESSION="+s.Session, "JIG_E2E_WANT_WORK="+wantWork, "JIG_E2E_WANT_CONTEXT="+wantContext)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	// Play the session's side once the panel's request arrives: take it and
+	// answer in the status file, as the Pi bridge does every 2 s.
+	answered := false
+	deadline := time.After(60 * time.Second)
+	reqFile := filepath.Join(state, "requests", status.SafeName(s.Session)+".json")
+	for {
+		select {
+		case err := <-done:
+			if err != nil || !answered {
+				t.Fatalf("node --test real-jig.e2e.js (request answered: %v): %v\n%s", answered, err, log.String())
+			}
+			t.Logf("%s", log.String())
+			return
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatalf("node --test real-jig.e2e.js still runs after 60s:\n%s", log.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if _, err := os.Stat(reqFile); answered || err != nil {
+			continue
+		}
+		handle := exec.Command(bin, "request", "handle", "--session", s.Session)
+		handle.Env = env
+		handle.Stdin = strings.NewReader(`{"tools": ["read", "bash", "edit", "write", "jira", "memory"], "active": ["read", "edit", "write", "jira", "memory"], "hidden": [], "skills": ["pdf-tools", "release-notes"]}`)
+		if hout, err := handle.CombinedOutput(); err != nil {
+			t.Fatalf("jig request handle: %v\n%s", err, hout)
+		}
+		answered = true
 	}
 }
 

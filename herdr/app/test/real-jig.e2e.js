@@ -62,3 +62,19 @@ test("Work mod: a terminal the real jig knows no session in", async () => {
   const view = await settled(drawn);
   assert.deepEqual(view.lines, ["no jig session in terminal t8", "waiting for one…"]);
 });
+
+test("Work mod: a request through the real jig, answered by the session, shown", async () => {
+  const drawn = [];
+  const host = realHost("t7", drawn);
+  const panel = mountWork(null, { host, now });
+  await settled(drawn);
+  // go test plays the session: it answers the request file once it appears.
+  await panel.view().actions.find((a) => a.label === "turn tool bash on").run();
+  const req = host.calls.find((argv) => argv[1] === "request");
+  assert.deepEqual(req, ["jig", "request", "tool", "bash", "on", "--session", process.env.JIG_E2E_SESSION, "--wait"]);
+  const view = drawn[drawn.length - 1];
+  assert.equal(view.note, "turn tool bash on: tool bash on");
+  assert.match(view.lines[view.lines.length - 2], /^last request ok · \d+s ago$/);
+  assert.equal(view.lines[view.lines.length - 1], "  tool bash on");
+  assert.ok(view.actions.some((a) => a.label === "turn tool bash off"));
+});
