@@ -159,13 +159,18 @@ func herdrSync(c *cli.Context, e *env) error {
 	}
 	var failed []string
 	for _, p := range panes {
-		s := sessionForPane(p, live)
-		if s == nil {
-			continue
-		}
 		args := []string{"pane", "report-metadata", p.PaneID, "--source", herdrSource}
-		for _, t := range herdrTokens(s) {
-			args = append(args, "--token", t)
+		if s := sessionForPane(p, live); s != nil {
+			for _, t := range herdrTokens(s) {
+				args = append(args, "--token", t)
+			}
+		} else if p.hasTokens(herdrTokenNames) {
+			// The pane's session ended (or moved): take jig's tokens away.
+			for _, name := range herdrTokenNames {
+				args = append(args, "--clear-token", name)
+			}
+		} else {
+			continue
 		}
 		if _, err := runHerdr(bin, args...); err != nil {
 			failed = append(failed, p.PaneID+": "+err.Error())
@@ -176,6 +181,9 @@ func herdrSync(c *cli.Context, e *env) error {
 	}
 	return nil
 }
+
+// herdrTokenNames are the sidebar tokens jig reports, as `$ctx` etc.
+var herdrTokenNames = []string{"ctx", "cost", "model"}
 
 // herdrTokens are the short sidebar tokens for a session, each value cut
 // to Herdr's limit.
@@ -207,6 +215,37 @@ type herdrPane struct {
 		Kind  string `json:"kind"`
 		Value string `json:"value"`
 	} `json:"agent_session"`
+	Tokens json.RawMessage `json:"tokens"`
+}
+
+// hasTokens reports whether the pane shows any of the named metadata
+// tokens. Herdr's PaneInfo names them in `tokens`, an object keyed by name
+// (a list of {name} is read too).
+func (p herdrPane) hasTokens(names []string) bool {
+	if len(p.Tokens) == 0 {
+		return false
+	}
+	have := map[string]bool{}
+	var byName map[string]json.RawMessage
+	if json.Unmarshal(p.Tokens, &byName) == nil {
+		for k := range byName {
+			have[k] = true
+		}
+	} else {
+		var list []struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(p.Tokens, &list)
+		for _, t := range list {
+			have[t.Name] = true
+		}
+	}
+	for _, n := range names {
+		if have[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // sessionForPane finds the live session in a Herdr pane: one that recorded

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -84,15 +84,13 @@ func installHerdrPlugin(c *cli.Context, e *env, dir string) error {
 		fmt.Fprintf(e.stdout, "herdr not found; to link the plugin, run:\n  herdr plugin link %s\n", dir)
 		return nil
 	}
-	list, err := runHerdr(bin, "plugin", "list")
+	list, err := runHerdr(bin, "plugin", "list", "--json")
 	if err != nil {
 		return errorf(c, exitFailed, "%v", err)
 	}
-	for _, line := range strings.Split(string(list), "\n") {
-		if f := strings.Fields(line); len(f) > 0 && f[0] == "jig" {
-			fmt.Fprintln(e.stdout, "herdr plugin jig (already linked)")
-			return nil
-		}
+	if listsPlugin(list, "jig") {
+		fmt.Fprintln(e.stdout, "herdr plugin jig (already linked)")
+		return nil
 	}
 	if _, err := runHerdr(bin, "plugin", "link", dir); err != nil {
 		return errorf(c, exitFailed, "%v", err)
@@ -134,4 +132,35 @@ func installEmbeddedDir(e *env, src, dir string) error {
 		fmt.Fprintln(e.stdout, dst)
 	}
 	return nil
+}
+
+// listsPlugin reports whether `herdr plugin list --json` names the plugin
+// id anywhere in its answer (an object with "id": id), whatever the nesting.
+func listsPlugin(list []byte, id string) bool {
+	var v any
+	if json.Unmarshal(list, &v) != nil {
+		return false
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch t := v.(type) {
+		case map[string]any:
+			if t["id"] == id {
+				return true
+			}
+			for _, x := range t {
+				if walk(x) {
+					return true
+				}
+			}
+		case []any:
+			for _, x := range t {
+				if walk(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }
