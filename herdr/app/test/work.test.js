@@ -173,3 +173,18 @@ test("an API without spaces(), window or timers: the focused tab, always visible
   assert.ok(panel.polling.running());
   panel.polling.stop();
 });
+
+test("a request's note goes when the panel follows another terminal", async () => {
+  const layout = oneTab("t7");
+  const { host } = mount(layout, (opts) =>
+    opts.argv[1] === "request" ? { code: 0, stdout: "reload\n", stderr: "" } : answers.session());
+  await settle();
+  await host.last().actions.find((a) => a.id === "reload").run();
+  assert.equal(host.last().note, "reload: reload");
+  await host.fire();
+  assert.equal(host.last().note, "reload: reload", "same terminal: the note stays");
+  layout.panes[1].terminal = "t8";
+  await host.fire();
+  assert.equal(host.last().note, null);
+  assert.deepEqual(host.calls[host.calls.length - 1].argv, readArgv("t8"));
+});

@@ -327,6 +327,7 @@ function mountWork(api, opts = {}) {
         st.status = null;
         st.quiet = ["no terminal in this tab"];
       } else {
+        if (!st.target || st.target.terminal !== t.terminal || st.target.on !== t.on) st.note = null;
         st.target = t;
         const r = await readSession(host, t);
         st.status = r.status || null;
