@@ -9,6 +9,8 @@ func commands(e *env) []*cli.Command {
 		sessionCommand(e),
 		installCommand(e),
 		requestCommand(e),
+		herdrCommand(e),
+		panelCommand(e),
 		piCommand(e),
 	}
 }
