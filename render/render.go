@@ -23,6 +23,13 @@ func Funcs(now time.Time) template.FuncMap {
 			return Duration(now.Sub(t))
 		},
 		"short": ShortModel,
+		// The status-line helpers (render/preset.go).
+		"glyph": Glyph,
+		"level": Level,
+		"trunc": func(n int, s string) string { return Truncate(s, n) },
+		"tmux":  TmuxEscape,
+		"clean": Clean,
+		"width": Width,
 	}
 }
 
@@ -82,7 +89,7 @@ func ShortModel(m *status.Model) string {
 	if i := strings.LastIndexByte(id, '/'); i >= 0 {
 		id = id[i+1:]
 	}
-	return id
+	return trimDate(id)
 }
 
 // Summary is the short human text for a terminal: one session, a few lines.
@@ -101,4 +108,18 @@ func Summary(w io.Writer, s *status.Status, now time.Time) {
 	fmt.Fprintf(w, "%s  %s%s  ctx %s  %s  (%s, updated %s ago)\n",
 		s.State, model, thinking, Percent(s.Context.Percent), Money(s.Usage.Cost),
 		s.Session, Duration(now.Sub(s.UpdatedAt)))
+}
+
+// trimDate drops a "-20250929"-style release date from a model id.
+func trimDate(id string) string {
+	i := strings.LastIndexByte(id, '-')
+	if i < 0 || len(id)-i-1 != 8 {
+		return id
+	}
+	for _, c := range id[i+1:] {
+		if c < '0' || c > '9' {
+			return id
+		}
+	}
+	return id[:i]
 }
