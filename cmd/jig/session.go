@@ -18,6 +18,7 @@ func sessionCommand(e *env) *cli.Command {
 		Usage: "write, find and read session status files",
 		Subcommands: []*cli.Command{
 			sessionWriteCommand(e),
+			sessionWaitCommand(e),
 		},
 	}
 }
