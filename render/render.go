@@ -35,15 +35,26 @@ func Funcs(now time.Time) template.FuncMap {
 
 // Template renders text as a Go text/template over s.
 func Template(w io.Writer, text string, s *status.Status, now time.Time) error {
-	t, err := template.New("format").Funcs(Funcs(now)).Option("missingkey=zero").Parse(text)
+	t, err := Parse(text)
 	if err != nil {
 		return err
 	}
+	return Execute(w, t, s, now)
+}
+
+// Parse reads a --format template. The helpers' clock is bound at Execute.
+func Parse(text string) (*template.Template, error) {
+	return template.New("format").Funcs(Funcs(time.Time{})).Option("missingkey=zero").Parse(text)
+}
+
+// Execute renders t over s into w, all or nothing: on an error w gets no
+// byte, so a status line never shows half a line or an error.
+func Execute(w io.Writer, t *template.Template, s *status.Status, now time.Time) error {
 	var b strings.Builder
-	if err := t.Execute(&b, s); err != nil {
+	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, s); err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, b.String())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
