@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -27,20 +28,41 @@ func need(t *testing.T, program string) string {
 	return p
 }
 
-// buildJig builds jig into a temp dir and returns its path.
+// jigBin is jig built once for this package's tests (TestMain).
+var jigBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "jig-scripts-test-")
+	if err != nil {
+		panic(err)
+	}
+	jigBin = filepath.Join(dir, "jig")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var buildOnce sync.Once
+var buildErr error
+
+// buildJig builds jig (once) and returns its path.
 func buildJig(t *testing.T) string {
 	t.Helper()
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gobin); err != nil {
-		gobin = "go"
+	buildOnce.Do(func() {
+		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(gobin); err != nil {
+			gobin = "go"
+		}
+		cmd := exec.Command(gobin, "build", "-o", jigBin, "jig/cmd/jig")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	bin := filepath.Join(t.TempDir(), "jig")
-	cmd := exec.Command(gobin, "build", "-o", bin, "jig/cmd/jig")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return jigBin
 }
 
 // poll calls check until it returns "" or the deadline passes, and fails
