@@ -272,17 +272,6 @@ func TmuxEscape(s string) string {
 	return strings.ReplaceAll(s, "#", "##")
 }
 
-// Clean removes control characters (C0, DEL, C1) from agent-supplied text:
-// an escape sequence or a newline must not reach a terminal or a bar.
-func Clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // Width is the number of terminal cells s takes: wide East Asian characters
 // and most emoji take two, combining marks and zero-width characters none.
 func Width(s string) int {

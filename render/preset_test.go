@@ -202,7 +202,7 @@ func TestFuncsStatusLineHelpers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "● warn a##b so… 4 ab"; out.String() != want {
+	if want := "● warn a##b so… 4 a?b"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 	"text/template"
 	"time"
 
@@ -117,8 +118,45 @@ func Summary(w io.Writer, s *status.Status, now time.Time) {
 		thinking = " · " + *s.Thinking
 	}
 	fmt.Fprintf(w, "%s  %s%s  ctx %s  %s  (%s, updated %s ago)\n",
-		s.State, model, thinking, Percent(s.Context.Percent), Money(s.Usage.Cost),
-		s.Session, Duration(now.Sub(s.UpdatedAt)))
+		Clean(s.State), Clean(model), Clean(thinking), Percent(s.Context.Percent), Money(s.Usage.Cost),
+		Clean(s.Session), Duration(now.Sub(s.UpdatedAt)))
+}
+
+// Table is the sessions as aligned columns for a terminal, one line each.
+// live says which to mark as gone (nil: all are live).
+func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, now time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tSTATE\tTERMINAL\tMODEL\tCTX\tCOST\tUPDATED\tCWD")
+	for _, s := range list {
+		state := s.State
+		if live != nil && !live(s) {
+			state = "gone"
+		}
+		term := "-"
+		if s.Terminal != nil {
+			term = *s.Terminal
+		}
+		model := ShortModel(s.Model)
+		if model == "" {
+			model = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s ago\t%s\n",
+			Clean(s.Session), Clean(state), Clean(term), Clean(model), Percent(s.Context.Percent),
+			Money(s.Usage.Cost), Duration(now.Sub(s.UpdatedAt)), Clean(s.CWD))
+	}
+	tw.Flush()
+}
+
+// Clean makes a value from a status file safe to print on a terminal:
+// control characters (an escape sequence hidden in a session id or a path)
+// become '?'.
+func Clean(v string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, v)
 }
 
 // trimDate drops a "-20250929"-style release date from a model id.

@@ -19,6 +19,10 @@ func sessionCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			sessionWriteCommand(e),
 			sessionForTerminalCommand(e),
+			sessionListCommand(e),
+			sessionShowCommand(e),
+			sessionPathCommand(e),
+			sessionGCCommand(e),
 			sessionWaitCommand(e),
 		},
 	}
