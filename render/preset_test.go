@@ -206,3 +206,18 @@ func TestFuncsStatusLineHelpers(t *testing.T) {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
+
+// A status line renders one segment per refresh; this is its cost without
+// the process start and the file read.
+func BenchmarkPreset(b *testing.B) {
+	s := presetCases["busy_full"]
+	for _, preset := range Presets {
+		b.Run(preset, func(b *testing.B) {
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				Preset(&out, preset, s, PresetOptions{MaxWidth: 40})
+			}
+		})
+	}
+}
