@@ -136,6 +136,13 @@ func readStatus(path string) (*Status, error) {
 	}
 	s, err := Decode(data)
 	if err != nil {
+		// A future schema may change a field's type: say it is the schema.
+		var head struct {
+			Schema any `json:"schema"`
+		}
+		if json.Unmarshal(data, &head) == nil && head.Schema != float64(Schema) {
+			return nil, fmt.Errorf("%s: schema %v, this jig reads schema %d", path, head.Schema, Schema)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if s.Schema != Schema {
