@@ -11,11 +11,11 @@ import (
 	"jig/terminal"
 )
 
-// waitPoll is how often `session wait` rereads the status file. Polling,
+// idlePoll is how often `session wait` rereads the status file. Polling,
 // not fsnotify: a session that dies writes nothing, so only rereading (and
 // checking its process) notices it, and one small read every 200 ms costs
 // microseconds.
-const waitPoll = 200 * time.Millisecond
+const idlePoll = 200 * time.Millisecond
 
 func sessionWaitCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -70,7 +70,7 @@ func sessionWaitCommand(e *env) *cli.Command {
 				defer t.Stop()
 				deadline = t.C
 			}
-			tick := time.NewTicker(waitPoll)
+			tick := time.NewTicker(idlePoll)
 			defer tick.Stop()
 			for {
 				s, err := find()
