@@ -41,7 +41,8 @@ jig_cost_today() {
 }
 
 # jig_bash_off [DIR] asks every live session working in DIR's git repo
-# (default: the current one) to turn its bash tool off; 1 when none works there.
+# (default: the current one) to turn its bash tool off, printing each
+# request's id; 1 when no session works there, 2 when DIR is not in git.
 jig_bash_off() {
 	_jb_root=$(git -C "${1:-.}" rev-parse --show-toplevel) || return 2
 	jig session list --json |
