@@ -170,6 +170,16 @@ func TestTmuxStatusLine(t *testing.T) {
 		}
 		return ""
 	})
+	// The terminal is the TMUX_PANE tmux gave each pane's process.
+	for session, pane := range map[string]string{"sess-a": paneA, "sess-b": paneB} {
+		data, err := os.ReadFile(filepath.Join(state, "sessions", session+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `"terminal": "` + pane + `"`; !bytes.Contains(data, []byte(want)) {
+			t.Fatalf("%s's status lacks %s:\n%s", session, want, data)
+		}
+	}
 
 	outerPane := outer.run("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "12", "-P", "-F", "#{pane_id}",
 		"env -u TMUX tmux -L "+inner.socket+" attach -t main")
@@ -221,5 +231,42 @@ func TestTmuxStatusLine(t *testing.T) {
 	if got := inner.run("display", "-p", "-t", "main", "#{pane_id}"); got != paneA {
 		t.Errorf("tmux says %s has the focus, want %s", got, paneA)
 	}
-	_ = paneB
+}
+
+// scripts/tmux/jig.tmux, run from tmux.conf as a plugin, asks jig for its
+// lines and sources them: status-right, and with @jig-pane-border on the
+// border format, call this jig with the pane id.
+func TestTmuxPluginFile(t *testing.T) {
+	need(t, "tmux")
+	jig := buildJig(t)
+	tmp := t.TempDir()
+	plugin, err := filepath.Abs("tmux/jig.tmux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(tmp, "tmux.conf")
+	text := fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\nrun-shell '%s'\n", jig, plugin)
+	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	s := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-plugin", rand.Uint32()), env: env}
+	t.Cleanup(func() {
+		cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
+		cmd.Env = env
+		cmd.Run()
+	})
+	s.run("-f", conf, "new-session", "-d", "sleep 600")
+	want := "#(" + jig + ` session for-terminal "#{pane_id}" --preset tmux`
+	poll(t, "the plugin sets status-right and the border", func() string {
+		right := s.run("show-options", "-gv", "status-right")
+		border := s.run("show-options", "-gv", "pane-border-format")
+		if !strings.Contains(right, want) || !strings.Contains(border, want) {
+			return fmt.Sprintf("status-right %q, pane-border-format %q", right, border)
+		}
+		if got := s.run("show-options", "-gv", "status-interval"); got != "2" {
+			return "status-interval " + got
+		}
+		return ""
+	})
 }

@@ -13,7 +13,7 @@ import (
 func presetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "preset", Usage: "print a status-line segment for `HOST`: " + strings.Join(render.Presets, ", ")},
-		&cli.IntFlag{Name: "max-width", Usage: "fit the segment (or --format output) in `N` cells"},
+		&cli.IntFlag{Name: "max-width", Usage: "fit the segment (or --format output) in `N` cells (0: no limit)"},
 	}
 }
 
