@@ -18,7 +18,8 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 			"Prints the status file (JSON) of the live session whose terminals contain ID;\n" +
 			"a short summary instead when stdout is a terminal. Exit 0 found, 1 none\n" +
 			"(nothing printed), 2 usage, 3 state dir unreadable or unsafe.\n\n" +
-			"example: jig session for-terminal %3 --format '{{.State}} {{short .Model}} {{percent .Context.Percent}}'",
+			"example: jig session for-terminal %3 --format '{{.State}} {{short .Model}} {{percent .Context.Percent}}'\n" +
+			"example (tmux.conf): set -g status-right '#(jig session for-terminal \"#{pane_id}\" --preset tmux --max-width 40)'",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the status file's JSON even on a terminal"},
 			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short, glyph, level, trunc, tmux, clean, width)"},
