@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"jig/status"
 )
@@ -220,4 +221,39 @@ func BenchmarkPreset(b *testing.B) {
 			}
 		})
 	}
+}
+
+// Whatever an agent writes as its model and thinking level, a preset is one
+// line of valid UTF-8 that fits the width, has no control character other
+// than its own escapes, and a tmux segment ends with a reset.
+func FuzzPreset(f *testing.F) {
+	f.Add("claude-sonnet-4-5", "high", 42.0, 12)
+	f.Add("evil#[fg=red]\x1b[2J\nmodel", "x#{pane_id}", 99.0, 5)
+	f.Add("模型大四号", "", 80.0, 3)
+	f.Fuzz(func(t *testing.T, model, thinking string, percent float64, w int) {
+		if w < 0 || w > 200 {
+			return
+		}
+		s := &status.Status{State: status.Busy, Model: &status.Model{ID: model}, Thinking: &thinking,
+			Context: status.Context{Percent: &percent}, Usage: status.Usage{Cost: &percent}}
+		for _, preset := range []string{PresetTmux, PresetANSI, PresetPlain} {
+			var out bytes.Buffer
+			if err := Preset(&out, preset, s, PresetOptions{MaxWidth: w}); err != nil {
+				t.Fatal(err)
+			}
+			line, ok := strings.CutSuffix(out.String(), "\n")
+			if !ok || strings.ContainsAny(line, "\n\r") || !utf8.ValidString(line) {
+				t.Fatalf("%s: not one clean line: %q", preset, out.String())
+			}
+			if w > 0 && styledWidth(line) > w {
+				t.Fatalf("%s w=%d: %d cells: %q", preset, w, styledWidth(line), line)
+			}
+			if strings.ContainsFunc(strings.ReplaceAll(line, "\x1b[", ""), func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("%s: a control character got through: %q", preset, line)
+			}
+			if preset == PresetTmux && line != "" && !strings.HasSuffix(line, "#[default]") {
+				t.Fatalf("tmux segment without a final reset: %q", line)
+			}
+		}
+	})
 }
