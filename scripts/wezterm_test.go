@@ -44,7 +44,8 @@ func TestWezTermLua(t *testing.T) {
 	if err != nil {
 		t.Fatalf("lua5.4 drive.lua: %v\n%s", err, out)
 	}
-	want := `right status, pane 7: {fg:Teal}●{reset} claude-sonnet-4-5 high {fg:Green}42%{reset} $1.50
+	want := `clock: float
+right status, pane 7: {fg:Teal}●{reset} claude-sonnet-4-5 high {fg:Green}42%{reset} $1.50
 jig runs: 3
 jig runs a second later: 3
 jig runs 2 s later: 6

@@ -15,13 +15,20 @@
 -- the pane id Lua sees may differ from WEZTERM_PANE inside the pane.
 local wezterm = require 'wezterm'
 
+-- clock is the time in seconds with milliseconds: os.time() counts whole
+-- seconds, which would let "every 2 s" come after a little over 1.
+local function clock()
+  local ok, t = pcall(wezterm.strftime_utc, '%s%.3f')
+  return ok and tonumber(t) or os.time()
+end
+
 local M = {
   bin = 'jig',
   interval = 2,
   max_width = 40,
   right_status = true,
   tab_title = false,
-  now = os.time, -- seconds; a test may replace it
+  now = clock, -- a test may replace it
 }
 
 -- cache[preset][pane id] = { at = seconds, value = items or text }

@@ -6,6 +6,7 @@ package.path = here .. '/?.lua;' .. here .. '/../?.lua;' .. package.path
 local wezterm = require 'wezterm'
 local jig = require 'jig'
 
+print('clock: ' .. math.type(jig.now()))
 local clock = 1000
 jig.setup { bin = os.getenv('JIG'), tab_title = true, now = function() return clock end }
 

@@ -1,8 +1,8 @@
 -- A stand-in for WezTerm's `wezterm` module under plain Lua 5.4, with only
 -- what jig.lua uses, for tests: event handlers are recorded, child processes
 -- really run (through io.popen) and are counted, format renders its items as
--- readable tags ({fg:Teal}, {reset}) instead of escape codes, and json_parse
--- is a small JSON reader.
+-- readable tags ({fg:Teal}, {reset}) instead of escape codes, json_parse
+-- is a small JSON reader and strftime_utc a clock.
 local M = { handlers = {}, runs = 0 }
 
 function M.on(event, fn)
@@ -19,6 +19,13 @@ function M.run_child_process(args)
   local out = p:read('a')
   local ok = p:close()
   return ok == true, out, ''
+end
+
+-- strftime_utc knows only what jig.lua asks: '%s%.3f', seconds since the
+-- epoch with milliseconds (here always .000).
+function M.strftime_utc(format)
+  assert(format == '%s%.3f', 'the stand-in does not know this format')
+  return os.time() .. '.000'
 end
 
 function M.format(items)
