@@ -3,6 +3,7 @@ package scripts
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -42,12 +43,33 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// consultSources stats every file the tests use through a child process
+// (jig's Go sources, the snippets, the Lua): go test caches a result until a
+// file the test binary consulted changes, and it cannot see what go build,
+// tmux or lua5.4 read.
+func consultSources() {
+	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != ".." {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".lua", ".sh", ".tmux", ".conf", ".mod", ".sum":
+			os.Stat(p)
+		}
+		return nil
+	})
+}
+
 var buildOnce sync.Once
 var buildErr error
 
 // buildJig builds jig (once) and returns its path.
 func buildJig(t *testing.T) string {
 	t.Helper()
+	consultSources()
 	buildOnce.Do(func() {
 		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
 		if _, err := os.Stat(gobin); err != nil {
