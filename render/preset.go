@@ -96,7 +96,11 @@ func segment(s *status.Status) []part {
 		stateLevel = levelBusy
 	}
 	parts := []part{{text: Glyph(s.State), level: stateLevel}}
-	if m := Clean(ShortModel(s.Model)); m != "" {
+	m := ShortModel(s.Model)
+	if m == "" && s.Model != nil {
+		m = s.Model.Name
+	}
+	if m := Clean(m); m != "" {
 		parts = append(parts, part{text: m, drop: 3, model: true})
 	}
 	if s.Thinking != nil && *s.Thinking != "" && *s.Thinking != "off" {

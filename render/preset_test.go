@@ -39,7 +39,8 @@ var presetCases = map[string]*status.Status{
 		Model:   &status.Model{ID: "claude-opus-4-1"},
 		Context: status.Context{Percent: ptr(91.2)},
 	},
-	"idle_bare": {State: status.Idle},
+	"idle_bare":   {State: status.Idle},
+	"model_no_id": {State: status.Idle, Model: &status.Model{Name: "Local Llama"}},
 	"hostile_text": {
 		State:    status.Busy,
 		Model:    &status.Model{ID: "evil#[fg=red]\x1b[2J\nmodel"},
