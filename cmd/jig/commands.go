@@ -9,5 +9,7 @@ func commands(e *env) []*cli.Command {
 		sessionCommand(e),
 		installCommand(e),
 		requestCommand(e),
+		herdrCommand(e),
+		panelCommand(e),
 	}
 }

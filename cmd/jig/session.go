@@ -23,6 +23,7 @@ func sessionCommand(e *env) *cli.Command {
 			sessionShowCommand(e),
 			sessionPathCommand(e),
 			sessionGCCommand(e),
+			sessionContextCommand(e),
 			sessionWaitCommand(e),
 		},
 	}
