@@ -26,6 +26,7 @@ func sessionCommand(e *env) *cli.Command {
 			sessionPathCommand(e),
 			sessionGCCommand(e),
 			sessionContextCommand(e),
+			sessionWaitCommand(e),
 		},
 	}
 }
