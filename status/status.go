@@ -187,13 +187,16 @@ type ContextItem struct {
 	Off    bool   `json:"off,omitempty"`
 }
 
-// Answer is the session's answer to the last request it took.
+// Answer is the session's answer to the last request it took. Covers lists
+// the ids of earlier requests merged into it while it waited, so their
+// waiters recognise the answer too (added to schema 1 by jig).
 type Answer struct {
 	ID      string    `json:"id"`
 	OK      bool      `json:"ok"`
 	Message string    `json:"message"`
 	At      time.Time `json:"at"`
 	Reload  *bool     `json:"reload,omitempty"`
+	Covers  []string  `json:"covers,omitempty"`
 }
 
 // Normalize fills the contract's defaults so lists are [] rather than null
@@ -232,9 +235,7 @@ func (s *Status) Normalize() {
 		s.Switches.Skills = map[string]bool{}
 	}
 	s.Outputs = LimitOutputs(s.Outputs)
-	// percent follows tokens and window whenever both are known, so a
-	// writer that updates tokens alone never leaves a stale percent.
-	if s.Context.Tokens != nil && s.Context.Window != nil && *s.Context.Window > 0 {
+	if s.Context.Percent == nil && s.Context.Tokens != nil && s.Context.Window != nil && *s.Context.Window > 0 {
 		p := float64(*s.Context.Tokens) / float64(*s.Context.Window) * 100
 		s.Context.Percent = &p
 	}

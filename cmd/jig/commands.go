@@ -8,6 +8,10 @@ func commands(e *env) []*cli.Command {
 		terminalCommand(e),
 		sessionCommand(e),
 		installCommand(e),
+		requestCommand(e),
+		herdrCommand(e),
+		panelCommand(e),
+		piCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 	}

@@ -109,7 +109,7 @@ func (e *env) playDemo(c *cli.Context, dir *status.Dir, steps []demoStep) error 
 		if err != nil {
 			return errorf(c, exitFailed, "step %d: %v", i+1, err)
 		}
-		s, err := e.buildStatus(dir, id, os.Getpid(), live)
+		s, err := e.buildStatus(dir, id, os.Getpid(), nil, live)
 		if err != nil {
 			return errorf(c, stateErrorCode(err, exitFailed), "step %d: %v", i+1, err)
 		}
