@@ -105,3 +105,70 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNormalizeArgs: whatever the command line, normalizeArgs only moves
+// words: none is lost or added (but for --help, which replaces the rest),
+// the command words keep their place, and `--` and what follows keep their
+// order at the end.
+func FuzzNormalizeArgs(f *testing.F) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	for _, s := range []string{
+		"session for-terminal %3 --json", "session write --session s --pid 3 --end", "session for-terminal -- -x --json",
+		"session for-terminal t7 --format", "terminal --json extra", "session show - --format {{.State}}", "--help session",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := append([]string{"jig"}, strings.Fields(line)...)
+		got, err := normalizeArgs(app, args)
+		if err != nil {
+			if exitCode(err) != exitUsage {
+				t.Fatalf("%q: error %v is not a usage error", args, err)
+			}
+			return
+		}
+		if got[0] != "jig" {
+			t.Fatalf("%q: program name moved: %q", args, got)
+		}
+		for _, w := range got {
+			if w == "--help" {
+				return
+			}
+		}
+		if !sameWords(args, got) {
+			t.Fatalf("%q became %q: words lost or added", args, got)
+		}
+		if i := indexOf(args, "--"); i >= 0 {
+			tail := args[i:]
+			if j := indexOf(got, "--"); j < 0 || !reflect.DeepEqual(got[len(got)-len(tail):], tail) {
+				t.Fatalf("%q became %q: the words after -- moved", args, got)
+			}
+		}
+	})
+}
+
+func sameWords(a, b []string) bool {
+	count := map[string]int{}
+	for _, w := range a {
+		count[w]++
+	}
+	for _, w := range b {
+		count[w]--
+	}
+	for _, n := range count {
+		if n != 0 {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+func indexOf(list []string, w string) int {
+	for i, v := range list {
+		if v == w {
+			return i
+		}
+	}
+	return -1
+}
