@@ -185,6 +185,30 @@ func TestWriteOnlyWhenChanged(t *testing.T) {
 	}
 }
 
+// TestWriteNewProcess: a session taken over by another process (resumed
+// after a crash) gets a new startedAt, or it would look like a reused pid.
+func TestWriteNewProcess(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	t0 := time.Now().Add(-time.Hour)
+	old := testStatus("s1", 999999999, "t7")
+	if _, err := d.Write(old, t0); err != nil {
+		t.Fatal(err)
+	}
+	resumed := testStatus("s1", os.Getpid(), "t7")
+	resumed.StartedAt = old.StartedAt // what a merge over the old file carries
+	now := time.Now()
+	if _, err := d.Write(resumed, now); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.Read("s1")
+	if err != nil || !got.StartedAt.Equal(now.UTC()) {
+		t.Fatalf("startedAt %v, want %v (%v)", got.StartedAt, now.UTC(), err)
+	}
+	if s, _ := d.ForTerminal("t7", Liveness{}); sessionOf(s) != "s1" {
+		t.Error("the resumed session is not live")
+	}
+}
+
 func TestWriteRefusesSymlink(t *testing.T) {
 	d := &Dir{Root: t.TempDir()}
 	if err := d.Ensure(SessionsDir); err != nil {
