@@ -109,6 +109,10 @@ TABLE
 echo "$table"
 echo "ratio for-terminal / hello: ${ratio[found]} ($verdict the 3x budget)"
 
+# The reader's and the writer's work alone, in process.
+gobench=$(go test ./status/ -run '^$' -bench 'ForTerminal500|Write' -benchtime 200x -benchmem |
+	awk '/^Benchmark/ {printf "| `%s` | %.0f µs | %s B | %s |\n", $1, $3 / 1000, $5, $7}')
+
 cat >bench/for-terminal.md <<MD
 # \`jig session for-terminal\` among 500 sessions
 
@@ -124,7 +128,16 @@ $table
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
 - Both programs are built with plain \`go build\` (the last row aside). On a busy machine both slow down and
   the absolute times say little; the ratio is what the budget is about.
-- Where the time goes (Go benchmarks: \`go test ./status/ -bench ForTerminal500\`): the reader lists one
-  terminal's index folder and reads one file, decoding only the fields that pick it; jig's start-up
-  (urfave/cli and blackfriday's package init) is most of the rest, hence the last row.
+- Where the time goes: the reader lists one terminal's index folder and reads one file, decoding only the
+  fields that pick it (in process, below); jig's start-up (urfave/cli and blackfriday's package init) is most
+  of the rest, hence the last row.
+
+Go benchmarks of the same run (\`go test ./status/ -bench 'ForTerminal500|Write' -benchmem\`): finding a
+session among 500 and decoding it (\`found\`, as \`--format\` does), finding it and passing its bytes on
+(\`found-raw\`, as the JSON output does), finding none (\`none\`), listing the two folders a reader lists when the index
+stamp is stale (\`list-names\`), and one write of a realistic file, changed or not:
+
+| benchmark | time/op | bytes/op | allocs/op |
+|---|---:|---:|---:|
+$gobench
 MD

@@ -28,6 +28,13 @@ func BenchmarkForTerminal500(b *testing.B) {
 			}
 		}
 	})
+	b.Run("found-raw", func(b *testing.B) {
+		for b.Loop() {
+			if data, err := d.ForTerminalRaw("t250", live); data == nil || err != nil {
+				b.Fatal("not found", err)
+			}
+		}
+	})
 	b.Run("none", func(b *testing.B) {
 		for b.Loop() {
 			if s, err := d.ForTerminal("t9999", live); s != nil || err != nil {

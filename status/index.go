@@ -186,19 +186,17 @@ func (s *Status) hasTerminalDir(name string) bool {
 // It reads the files the index names for id plus any the index does not
 // cover, and every status file when no index is kept.
 func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
-	found, err := d.forTerminal(id, live)
-	for _, f := range found {
-		if s, err := Decode(f.data); err == nil {
-			return s, nil
-		}
+	found, err := d.forTerminal(id, live, true)
+	if len(found) == 0 {
+		return nil, err
 	}
-	return nil, err
+	return found[0].s, nil
 }
 
 // ForTerminalRaw is ForTerminal's file, as bytes: for a reader that passes
 // the document on, it spares decoding more than the fields that pick it.
 func (d *Dir) ForTerminalRaw(id string, live Liveness) ([]byte, error) {
-	found, err := d.forTerminal(id, live)
+	found, err := d.forTerminal(id, live, false)
 	if len(found) == 0 {
 		return nil, err
 	}
@@ -219,12 +217,13 @@ type head struct {
 }
 
 type candidate struct {
-	s    *Status // the head fields only
+	s    *Status // whole, or only the head fields
 	data []byte
 }
 
-// forTerminal is every live schema-1 session in terminal id, newest first.
-func (d *Dir) forTerminal(id string, live Liveness) ([]candidate, error) {
+// forTerminal is every live schema-1 session in terminal id, newest first,
+// each decoded whole or only as far as picking it needs.
+func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, error) {
 	if err := d.Check(SessionsDir, TerminalsDir); err != nil {
 		return nil, err
 	}
@@ -238,12 +237,19 @@ func (d *Dir) forTerminal(id string, live Liveness) ([]candidate, error) {
 		if err != nil {
 			continue
 		}
-		var h head
-		if json.Unmarshal(data, &h) != nil || h.Schema != float64(Schema) {
-			continue
+		var s *Status
+		if whole {
+			if s, err = Decode(data); err != nil || s.Schema != Schema {
+				continue
+			}
+		} else {
+			var h head
+			if json.Unmarshal(data, &h) != nil || h.Schema != float64(Schema) {
+				continue
+			}
+			s = &Status{Schema: Schema, Session: h.Session, PID: h.PID, Host: h.Host, Terminal: h.Terminal,
+				Terminals: h.Terminals, StartedAt: h.StartedAt, UpdatedAt: h.UpdatedAt}
 		}
-		s := &Status{Schema: Schema, Session: h.Session, PID: h.PID, Host: h.Host, Terminal: h.Terminal,
-			Terminals: h.Terminals, StartedAt: h.StartedAt, UpdatedAt: h.UpdatedAt}
 		if s.HasTerminal(id) && live.Alive(s) {
 			found = append(found, candidate{s, data})
 		}
