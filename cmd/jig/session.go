@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"jig/engine"
@@ -79,7 +80,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			live, err := io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
+			live, err := e.readStdin()
 			if err != nil {
 				return errorf(c, exitBadInput, "stdin: %v", err)
 			}
@@ -166,4 +167,14 @@ func stateErrorCode(err error, otherwise int) int {
 		return exitStateDir
 	}
 	return otherwise
+}
+
+// readStdin reads what the agent says, up to one byte more than a status
+// file may hold. A terminal says nothing: run by hand, the command does not
+// wait for typing.
+func (e *env) readStdin() ([]byte, error) {
+	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		return nil, nil
+	}
+	return io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
 }
