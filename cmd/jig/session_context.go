@@ -29,6 +29,9 @@ func sessionContextCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := dir.Check(status.SessionsDir); err != nil {
+				return errorf(c, exitStateDir, "%v", err)
+			}
 			var s *status.Status
 			if id := c.Args().First(); id != "" {
 				s, err = dir.Read(id)
@@ -42,10 +45,7 @@ func sessionContextCommand(e *env) *cli.Command {
 				}
 			}
 			if err != nil {
-				if errors.Is(err, status.ErrUnsafeDir) {
-					return errorf(c, exitStateDir, "%v", err)
-				}
-				return errorf(c, exitFailed, "%v", err)
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
 			fmt.Fprintln(e.stdout, strings.Join(render.ContextLines(s.ContextDetail), "\n"))
 			return nil

@@ -132,6 +132,10 @@ func sessionPathCommand(e *env) *cli.Command {
 				if c.Args().First() == "" {
 					return usageError(c, "empty session ID")
 				}
+				// The path is for reading: a folder jig refuses is no place to send a reader.
+				if err := dir.Check(status.SessionsDir); err != nil {
+					return errorf(c, exitStateDir, "%v", err)
+				}
 				fmt.Fprintln(e.stdout, dir.SessionPath(c.Args().First()))
 				return nil
 			}
