@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkParseReal(b *testing.B) {
-	files, _ := filepath.Glob("../../../shared/pi-sessions/*.jsonl")
+	files, _ := filepath.Glob(filepath.Join(sharedSessions(b), "*.jsonl"))
 	for _, f := range files {
 		b.Run(filepath.Base(f), func(b *testing.B) {
 			for b.Loop() {
