@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -195,7 +198,10 @@ func sessionGCCommand(e *env) *cli.Command {
 		Usage: "remove the status files of sessions that have ended, and stale index entries",
 		UsageText: "jig session gc\n\n" +
 			"Removes the files of this machine's sessions whose process is gone (or whose pid\n" +
-			"another process took). Files it cannot read stay, with a warning.\n\n" +
+			"another process took), then what ended sessions leave behind: transcript cursors and\n" +
+			"waiting requests of sessions that have no status file (untouched for 10 minutes, so a\n" +
+			"session starting or resuming keeps them) and claims a dying taker left. Files it cannot\n" +
+			"read stay, with a warning.\n\n" +
 			"example: jig session gc",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -212,12 +218,63 @@ func sessionGCCommand(e *env) *cli.Command {
 			for _, en := range cleaned.Skipped {
 				fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
 			}
-			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s\n",
+			left, err := removeLeftovers(dir, e.now())
+			if err != nil {
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+			}
+			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s, %d %s\n",
 				len(cleaned.Sessions), plural(len(cleaned.Sessions), "session", "sessions"),
-				cleaned.Markers, plural(cleaned.Markers, "entry", "entries"))
+				cleaned.Markers, plural(cleaned.Markers, "entry", "entries"),
+				left, plural(left, "leftover", "leftovers"))
 			return nil
 		},
 	}
+}
+
+// leftoverGrace is how long a cursor or request with no status file beside
+// it is left alone: a session starting or resuming writes its status file a
+// moment after, and a request sent while it restarts must not be lost.
+const leftoverGrace = 10 * time.Minute
+
+// removeLeftovers removes what ended sessions leave beside their status
+// files: cursors/ and requests/ files whose session has no status file and
+// that nobody touched for leftoverGrace, and claim files of takers that died
+// mid-take. It never follows a link: a planted one is removed by name.
+func removeLeftovers(dir *status.Dir, now time.Time) (int, error) {
+	if err := dir.Check(status.SessionsDir, cursorsDir, status.RequestsDir); err != nil {
+		return 0, err
+	}
+	old := func(fi fs.FileInfo) bool { return now.Sub(fi.ModTime()) > leftoverGrace }
+	removed := 0
+	for _, sub := range []string{cursorsDir, status.RequestsDir} {
+		des, err := os.ReadDir(dir.Path(sub))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return removed, err
+		}
+		for _, de := range des {
+			name := de.Name()
+			fi, err := de.Info()
+			if err != nil || !old(fi) {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(name, ".claim-"):
+			case strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json"):
+				continue // the lock, a temp file being written
+			default:
+				if _, err := os.Lstat(dir.Path(status.SessionsDir, name)); !errors.Is(err, fs.ErrNotExist) {
+					continue // the session still has its file
+				}
+			}
+			if os.RemoveAll(dir.Path(sub, name)) == nil {
+				removed++
+			}
+		}
+	}
+	return removed, nil
 }
 
 func plural(n int, one, many string) string {
