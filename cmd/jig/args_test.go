@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -171,4 +172,31 @@ func indexOf(list []string, w string) int {
 		}
 	}
 	return -1
+}
+
+// TestHelpNamesUsageAndExample walks every command: each has a one-line
+// usage and an example in its --help.
+func TestHelpNamesUsageAndExample(t *testing.T) {
+	app := newApp(newEnv())
+	var walk func(path string, cmds []*cli.Command)
+	check := func(path, usage, text string) {
+		if usage == "" || strings.Contains(usage, "\n") {
+			t.Errorf("%s: want a one-line usage, got %q", path, usage)
+		}
+		if !regexp.MustCompile(`(?m)examples?: .*\bjig `).MatchString(text) {
+			t.Errorf("%s: --help has no example", path)
+		}
+	}
+	walk = func(path string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			if c.Hidden || c.Name == "help" {
+				continue
+			}
+			p := path + " " + c.Name
+			check(p, c.Usage, c.UsageText)
+			walk(p, c.Subcommands)
+		}
+	}
+	check("jig", app.Usage, app.UsageText)
+	walk("jig", app.Commands)
 }

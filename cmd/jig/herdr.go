@@ -39,13 +39,16 @@ func herdrCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "herdr",
 		Usage: "work with Herdr 1, the terminal multiplexer",
+		UsageText: "jig herdr COMMAND [options] [arguments]\n\n" +
+			"example: jig herdr request tool bash off --dry-run",
 		Subcommands: []*cli.Command{
 			{
 				Name:  "sync",
 				Usage: "put each known Pi session's ctx, cost and model into Herdr's sidebar",
 				UsageText: "jig herdr sync\n\n" +
 					"Run by the jig Herdr plugin on pane.focused, pane.agent_status_changed and at startup.\n" +
-					"A pane is matched by the HERDR_PANE_ID its session recorded, or by its agent session file.",
+					"A pane is matched by the HERDR_PANE_ID its session recorded, or by its agent session file.\n\n" +
+					"example: jig herdr sync",
 				Action: func(c *cli.Context) error {
 					if c.NArg() > 0 {
 						return usageError(c, "takes no arguments")
@@ -58,7 +61,8 @@ func herdrCommand(e *env) *cli.Command {
 				Usage: "send a request to the Pi session in Herdr's focused pane (the plugin's actions)",
 				UsageText: "jig herdr request tool NAME on|off | skill NAME on|off | reload [--dry-run]\n\n" +
 					"Runs `jig request ... --session ID --wait` for the session in the pane the action was\n" +
-					"invoked on (HERDR_PLUGIN_CONTEXT_JSON's focused_pane_id, else HERDR_PANE_ID).",
+					"invoked on (HERDR_PLUGIN_CONTEXT_JSON's focused_pane_id, else HERDR_PANE_ID).\n\n" +
+					"example: jig herdr request skill pdf on",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "dry-run", Usage: "print the jig request command instead of running it"},
 				},

@@ -8,6 +8,8 @@ func installCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "install",
 		Usage: "put jig's integrations in place (Pi extension, Herdr, tmux, WezTerm, kitty)",
+		UsageText: "jig install COMMAND [options]\n\n" +
+			"example: jig install tmux --write",
 		Subcommands: []*cli.Command{
 			installHerdrCommand(e),
 			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),

@@ -27,7 +27,8 @@ func installHerdrCommand(e *env) *cli.Command {
 		UsageText: "jig install herdr [--app] [--plugin]\n\n" +
 			"--app writes the mods to ~/.config/herdr-app/mods/jig-work and jig-context.\n" +
 			"--plugin writes the plugin to ${XDG_DATA_HOME:-~/.local/share}/jig/herdr-plugin and links it\n" +
-			"with `herdr plugin link`, or prints that line when herdr is not found. Neither flag: both.",
+			"with `herdr plugin link`, or prints that line when herdr is not found. Neither flag: both.\n\n" +
+			"example: jig install herdr --plugin",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "app", Usage: "install the Herdr.app mods"},
 			&cli.BoolFlag{Name: "plugin", Usage: "install and link the Herdr 1 plugin"},

@@ -26,7 +26,8 @@ func installTmuxCommand(e *env) *cli.Command {
 		UsageText: "jig install tmux [--pane-border] [--write [--config FILE]]\n\n" +
 			"Prints tmux.conf lines that show the focused pane's agent in status-right; with\n" +
 			"--pane-border also each pane's own agent in its border. --write appends them once to\n" +
-			"FILE (default: ~/.config/tmux/tmux.conf when it exists, else ~/.tmux.conf).",
+			"FILE (default: ~/.config/tmux/tmux.conf when it exists, else ~/.tmux.conf).\n\n" +
+			"example: jig install tmux --pane-border --write",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "pane-border", Usage: "add the pane-border variant"},
 			&cli.BoolFlag{Name: "write", Usage: "append the lines to the config file once"},
@@ -67,7 +68,8 @@ func installWezTermCommand(e *env) *cli.Command {
 			"which shows the focused pane's agent in the right status; --tab-title shows each tab's\n" +
 			"agent in its title too. --write saves jig.lua and adds the line before the config's\n" +
 			"final `return`, once (FILE default: $WEZTERM_CONFIG_FILE, ~/.config/wezterm/wezterm.lua,\n" +
-			"~/.wezterm.lua).",
+			"~/.wezterm.lua).\n\n" +
+			"example: jig install wezterm --tab-title --write",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "tab-title", Usage: "show each tab's agent in its title too"},
 			&cli.BoolFlag{Name: "write", Usage: "save jig.lua and add the line to the config once"},
@@ -114,7 +116,8 @@ func installKittyCommand(e *env) *cli.Command {
 			"Prints the shell line that keeps each kitty window's title on its agent (through\n" +
 			"`kitten @`; kitty.conf needs allow_remote_control). --write saves jig-kitty.sh in\n" +
 			"kitty's config folder and appends the line once to FILE (default: ~/.zshrc when $SHELL\n" +
-			"is zsh, else ~/.bashrc).",
+			"is zsh, else ~/.bashrc).\n\n" +
+			"example: jig install kitty --write",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "write", Usage: "save jig-kitty.sh and append the line to the shell rc once"},
 			&cli.StringFlag{Name: "config", Usage: "the shell rc `FILE` for --write"},

@@ -24,6 +24,8 @@ func piCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "pi",
 		Usage: "read Pi's sessions",
+		UsageText: "jig pi COMMAND [options] [arguments]\n\n" +
+			"example: jig pi sessions --cwd .",
 		Subcommands: []*cli.Command{
 			piSessionsCommand(e),
 			piShowCommand(e),

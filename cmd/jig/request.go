@@ -27,6 +27,8 @@ func requestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "request",
 		Usage: "ask a live session to switch a tool or a skill, or to reload when idle",
+		UsageText: "jig request COMMAND [options] [arguments]\n\n" +
+			"example: jig request tool bash off --session 0190a --wait",
 		Subcommands: []*cli.Command{
 			requestSwitchCommand(e, "tool"),
 			requestSwitchCommand(e, "skill"),
@@ -79,10 +81,11 @@ func requestSwitchCommand(e *env, kind string) *cli.Command {
 
 func requestReloadCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "reload",
-		Usage:     "ask a session to reload once it is idle",
-		UsageText: "jig request reload [--session ID | --terminal ID] [--wait[=DURATION]]",
-		Flags:     sendFlags(),
+		Name:  "reload",
+		Usage: "ask a session to reload once it is idle",
+		UsageText: "jig request reload [--session ID | --terminal ID] [--wait[=DURATION]]\n\n" +
+			"example: jig request reload --terminal %3 --wait=30s",
+		Flags: sendFlags(),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError(c, "takes no arguments, got %q", c.Args().First())
@@ -234,7 +237,8 @@ func requestTakeCommand(e *env) *cli.Command {
 		UsageText: "jig request take --session ID\n\n" +
 			"Prints the request as JSON and removes it; exit 1 and no output when none waits.\n" +
 			"A bad request is removed, answered ok:false in the status file, and named on stderr (exit 4).\n" +
-			"The hook answers a good one: echo '{\"lastRequest\": {...}, \"switches\": {...}}' | jig session write --session ID",
+			"The hook answers a good one: echo '{\"lastRequest\": {...}, \"switches\": {...}}' | jig session write --session ID\n\n" +
+			"example: jig request take --session 0190a > request.json",
 		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
 		Action: func(c *cli.Context) error {
 			session := c.String("session")
@@ -296,7 +300,8 @@ func requestHandleCommand(e *env) *cli.Command {
 			"stdin says what the session has: {\"tools\": [...], \"active\": [...], \"hidden\": [...], \"skills\": [...]}.\n" +
 			"Takes the waiting request, decides it with the switches kept in the status file, writes lastRequest\n" +
 			"and switches there, and prints what to apply: {\"switches\", \"active\", \"skillsOff\", \"reload\", \"lastRequest\"}.\n" +
-			"Exit 1 and no output when none waits; a bad request is answered ok:false (exit 4).",
+			"Exit 1 and no output when none waits; a bad request is answered ok:false (exit 4).\n\n" +
+			`example: echo '{"tools":["read","bash"],"active":["read","bash"],"hidden":[],"skills":[]}' | jig request handle --session 0190a`,
 		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
 		Action: func(c *cli.Context) error {
 			session := c.String("session")
@@ -368,10 +373,11 @@ func readAvailable(r io.Reader) (request.Available, error) {
 
 func requestShowCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "show",
-		Usage:     "print the request waiting for a session, as JSON, without taking it",
-		UsageText: "jig request show [--session ID | --terminal ID]\n\nexit 1 and no output when none waits",
-		Flags:     targetFlags(),
+		Name:  "show",
+		Usage: "print the request waiting for a session, as JSON, without taking it",
+		UsageText: "jig request show [--session ID | --terminal ID]\n\nexit 1 and no output when none waits\n\n" +
+			"example: jig request show --terminal %3",
+		Flags: targetFlags(),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError(c, "takes no arguments, got %q", c.Args().First())
