@@ -6,11 +6,15 @@
 //	transcript-bench parse FILE RUNS        best whole-file read, ms
 //	transcript-bench append FILE RUNS       median Update+Derive after one appended entry, µs
 //	transcript-bench rss FILE               peak RSS (VmHWM) after a whole read, KB
+//	transcript-bench v3 IN OUT              IN with a v3 header and an 8-hex id and parentId on every entry
+//	transcript-bench line                   one entry line as Pi appends it after a tool call
+//	transcript-bench sessions DIR N SRC...  N session files of about 85 KB in 20 cwd folders under DIR
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -22,8 +26,12 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "line" {
+		fmt.Print(entryLine)
+		return
+	}
 	if len(os.Args) < 3 {
-		fail("usage: transcript-bench gen|parse|append|rss FILE ...")
+		fail("usage: transcript-bench gen|parse|append|rss|v3|line|sessions FILE ...")
 	}
 	var err error
 	switch os.Args[1] {
@@ -36,6 +44,11 @@ func main() {
 		err = appendOne(os.Args[2], runs())
 	case "rss":
 		err = rss(os.Args[2])
+	case "v3":
+		err = toV3(os.Args[2], os.Args[3])
+	case "sessions":
+		n, _ := strconv.Atoi(os.Args[3])
+		err = sessions(os.Args[2], n, os.Args[4:])
 	default:
 		fail("unknown mode " + os.Args[1])
 	}
@@ -173,4 +186,78 @@ func rss(file string) error {
 		}
 	}
 	return fmt.Errorf("no VmHWM in /proc/self/status")
+}
+
+// toV3 turns a v1 transcript into the v3 shape: a version on the header and
+// an id and parentId on every entry, chained in file order, so the reader
+// keeps its id index as it does for a current Pi session.
+func toV3(in, out string) error {
+	data, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	parent := "null"
+	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if !json.Valid(l) {
+			w.Write(l) // a bad line stays bad and out of the chain, as Pi skips it
+			continue
+		}
+		if i == 0 {
+			fmt.Fprintf(w, `{"version":3,%s`, l[1:])
+			continue
+		}
+		id := fmt.Sprintf(`"%08x"`, i)
+		fmt.Fprintf(w, `{"id":%s,"parentId":%s,%s`, id, parent, l[1:])
+		parent = id
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// sessions writes n session files in 20 cwd folders under dir, as Pi keeps
+// them: a v3 header of its own, about 85 KB of real entry lines, and a
+// session_info name near the end.
+func sessions(dir string, n int, srcs []string) error {
+	var body [][]byte
+	for _, s := range srcs {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			return err
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		for _, l := range lines[1:] {
+			if len(l) > 0 && l[len(l)-1] == '\n' {
+				body = append(body, l)
+			}
+		}
+	}
+	at := 0
+	for i := 0; i < n; i++ {
+		cwd := fmt.Sprintf("/home/me/src/project-%02d", i%20)
+		folder := dir + "/--home-me-src-project-" + fmt.Sprintf("%02d", i%20) + "--"
+		if err := os.MkdirAll(folder, 0o700); err != nil {
+			return err
+		}
+		started := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute)
+		id := fmt.Sprintf("0190a000-0000-7000-8000-%012d", i)
+		name := fmt.Sprintf("%s/%s_%s.jsonl", folder, strings.ReplaceAll(started.Format("2006-01-02T15-04-05.000Z"), ".", "-"), id)
+		var b bytes.Buffer
+		fmt.Fprintf(&b, `{"type":"session","version":3,"id":"%s","timestamp":"%s","cwd":"%s"}`+"\n", id, started.Format(time.RFC3339Nano), cwd)
+		for b.Len() < 85_000 {
+			b.Write(body[at%len(body)])
+			at++
+		}
+		fmt.Fprintf(&b, `{"type":"session_info","id":"info%04d","parentId":null,"timestamp":"%s","name":"session %d"}`+"\n", i, started.Format(time.RFC3339Nano), i)
+		if err := os.WriteFile(name, b.Bytes(), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }

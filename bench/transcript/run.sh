@@ -19,6 +19,11 @@ trap 'rm -rf "$tmp"' EXIT
 "$tmp/tb" gen "$tmp/1MB.jsonl" 1048576 "$sessions"/*.jsonl
 "$tmp/tb" gen "$tmp/10MB.jsonl" 10485760 "$sessions"/*.jsonl
 "$tmp/tb" gen "$tmp/100MB.jsonl" 104857600 "$sessions"/*.jsonl
+"$tmp/tb" v3 "$tmp/100MB.jsonl" "$tmp/100MB-v3.jsonl"
+cp "$tmp/1MB.jsonl" "$tmp/hook-1MB.jsonl"
+cp "$tmp/100MB.jsonl" "$tmp/hook-100MB.jsonl"
+"$tmp/tb" sessions "$tmp/pi-sessions" 1000 "$sessions"/*.jsonl
+(cd "$root" && go build -o "$tmp/jig" ./cmd/jig)
 sync
 
 num() { sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"; }
@@ -45,3 +50,52 @@ printf '| ratio 100 MB / 1 MB (must be ≤ 1.5) | %.2f |\n' "$(echo "$a100 $a1" 
 echo
 kb=$("$tmp/tb" rss "$tmp/100MB.jsonl" | num kb)
 printf '| peak RSS reading the 100 MB transcript (must be < 64 MB) | %.1f MB |\n|---|---:|\n' "$(echo "$kb" | awk '{print $1/1024}')"
+
+echo
+v3ms=$("$tmp/tb" parse "$tmp/100MB-v3.jsonl" 3 | num ms)
+v3kb=$("$tmp/tb" rss "$tmp/100MB-v3.jsonl" | num kb)
+printf 'The same 100 MB turned into v3 (every entry with an 8-hex `id` and `parentId`, so the reader keeps\n'
+printf 'an id index): whole read %.0f ms, peak RSS %.1f MB.\n' "$v3ms" "$(echo "$v3kb" | awk '{print $1/1024}')"
+
+# `jig session write --transcript` as a hook runs it: a new process per
+# call, the cursor restored from the state dir, one entry appended before
+# each call. /usr/bin/time gives the first call's peak RSS.
+timed() { # prints "seconds maxrss-kb" of one run of "$@"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null </dev/null | tail -n 1
+	else
+		t0=$(date +%s%N); "$@" >/dev/null </dev/null; t1=$(date +%s%N)
+		echo "$t0 $t1" | awk '{printf "%.2f ?\n", ($2-$1)/1e9}'
+	fi
+}
+hook() { # FILE LABEL: the table row
+	f=$1 label=$2
+	export JIG_STATE_DIR="$tmp/state-$(basename "$f")"
+	set -- "$tmp/jig" session write --session hook --pid $$ --transcript "$f"
+	first=$(timed "$@")
+	later=$(for i in $(seq 41); do
+		"$tmp/tb" line >>"$f"
+		t0=$(date +%s%N); "$@" </dev/null; t1=$(date +%s%N)
+		echo $(((t1 - t0) / 1000000))
+	done | sort -n | sed -n 21p)
+	cursor=$(wc -c <"$JIG_STATE_DIR/cursors/hook.json" | tr -d ' ')
+	printf '| %s | %s s, %s MB RSS | %s ms | %s KB |\n' "$label" "${first% *}" \
+		"$(echo "${first#* }" | awk '{ if ($1 == "?") print "?"; else printf "%.1f", $1/1024 }')" "$later" $((cursor / 1024))
+	unset JIG_STATE_DIR
+}
+echo
+echo '`jig session write --transcript` as a hook (a new process each call, cursor restored from the state'
+echo 'dir, one entry appended before each call; median of 41 calls):'
+echo
+echo "| transcript | first call (full read) | later calls | cursor file |"
+echo "|---|---:|---:|---:|"
+hook "$tmp/hook-1MB.jsonl" "1 MB"
+hook "$tmp/hook-100MB.jsonl" "100 MB"
+
+echo
+total=$(du -sm "$tmp/pi-sessions" | cut -f1)
+runs=$(for i in 1 2 3 4 5; do PI_CODING_AGENT_SESSION_DIR="$tmp/pi-sessions" timed "$tmp/jig" pi sessions --json; done | sort -n)
+printf '`jig pi sessions --json` over 1 000 session files (%s MB in all, 20 cwd folders, every file with a\n' "$total"
+printf 'session_info name; 5 runs): %s–%s s wall, %s MB peak RSS at most.\n' \
+	"$(echo "$runs" | head -n 1 | cut -d' ' -f1)" "$(echo "$runs" | tail -n 1 | cut -d' ' -f1)" \
+	"$(echo "$runs" | awk '{ if ($2 > m) m = $2 } END { printf "%.1f", m/1024 }')"
