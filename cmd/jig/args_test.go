@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -9,6 +10,9 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"jig/render"
+	"jig/status"
 )
 
 // TestNormalizeArgs: flags after arguments move before them, keeping their
@@ -179,7 +183,22 @@ func indexOf(list []string, w string) int {
 func TestHelpNamesUsageAndExample(t *testing.T) {
 	app := newApp(newEnv())
 	var walk func(path string, cmds []*cli.Command)
+	full, err := os.ReadFile("../../status/testdata/full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := status.Decode(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formatArg := regexp.MustCompile(`--format '([^']*)'`)
 	check := func(path, usage, text string) {
+		// A --format in an example must run on a complete status file.
+		for _, m := range formatArg.FindAllStringSubmatch(text, -1) {
+			if err := render.Template(io.Discard, m[1], s, time.Now()); err != nil {
+				t.Errorf("%s: the example's --format %q fails: %v", path, m[1], err)
+			}
+		}
 		if usage == "" || strings.Contains(usage, "\n") {
 			t.Errorf("%s: want a one-line usage, got %q", path, usage)
 		}
