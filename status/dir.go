@@ -94,6 +94,9 @@ func checkDir(p string, fix bool) error {
 	if err != nil {
 		return err
 	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s is a symlink; jig follows none in its state dir", ErrUnsafeDir, p)
+	}
 	if !fi.IsDir() {
 		return fmt.Errorf("%w: %s is not a directory", ErrUnsafeDir, p)
 	}
