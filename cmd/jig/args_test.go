@@ -29,6 +29,14 @@ func TestNormalizeArgs(t *testing.T) {
 		{"jig session for-terminal %3 --format {{.State}}", "jig session for-terminal --format {{.State}} %3"},
 		{"jig session for-terminal %3 --format={{.State}}", "jig session for-terminal --format={{.State}} %3"},
 		{"jig session for-terminal --format {{.State}} %3", "jig session for-terminal --format {{.State}} %3"},
+		// every command that takes arguments, as people type them
+		{"jig request tool bash off --session S", "jig request tool --session S bash off"},
+		{"jig request skill pdf=on xlsx=off --terminal %3 --wait=5s", "jig request skill --terminal %3 --wait=5s pdf=on xlsx=off"},
+		{"jig request tool bash off --wait --session S", "jig request tool --wait --session S bash off"},
+		{"jig session show s1 --format {{.State}}", "jig session show --format {{.State}} s1"},
+		{"jig pi show f.jsonl --json", "jig pi show --json f.jsonl"},
+		{"jig session context s1 --help", "jig session context --help"},
+		{"jig completion bash --help", "jig completion --help"},
 		// a value that looks like a flag stays the flag's value
 		{"jig session write --session -odd --pid 7", "jig session write --session -odd --pid 7"},
 		{"jig session for-terminal t7 --format --json", "jig session for-terminal --format --json t7"},
