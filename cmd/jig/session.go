@@ -72,6 +72,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.Bool("end") {
+				if err := dir.Check(cursorsDir); err != nil {
+					return errorf(c, exitStateDir, "%v", err)
+				}
 				if err := dir.Remove(id); err != nil {
 					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 				}
