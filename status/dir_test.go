@@ -422,3 +422,44 @@ func sessionOf(s *Status) string {
 	}
 	return s.Session
 }
+
+// TestIndexNeverRemovesThroughALink: a terminal folder of the index that
+// someone replaced with a link to another folder is never removed through,
+// by a write that moves a session, by Remove, or by GC.
+func TestIndexNeverRemovesThroughALink(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	victim := t.TempDir()
+	now := time.Now()
+	if _, err := d.Write(testStatus("s1", os.Getpid(), "t1"), now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Write(testStatus("s2", 999999999, "t1"), now); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"s1", "s2"} {
+		if err := os.WriteFile(filepath.Join(victim, n), []byte("keep"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t1 := d.Path(TerminalsDir, "t1")
+	if err := os.RemoveAll(t1); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, t1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Write(testStatus("s1", os.Getpid(), "t2"), now.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Remove("s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.GC(Liveness{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"s1", "s2"} {
+		if _, err := os.Stat(filepath.Join(victim, n)); err != nil {
+			t.Errorf("%s removed through the planted link: %v", n, err)
+		}
+	}
+}

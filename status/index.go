@@ -165,6 +165,9 @@ func (d *Dir) unindex(old, keep *Status) {
 			continue
 		}
 		dir := d.Path(TerminalsDir, SafeName(t.ID))
+		if !isRealDir(dir) {
+			continue // a planted link: never remove through it
+		}
 		os.Remove(filepath.Join(dir, name))
 		os.Remove(dir) // only when empty
 	}
@@ -395,9 +398,12 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 	}
 	removed := 0
 	for _, dir := range dirs {
+		if !isRealDir(d.Path(TerminalsDir, dir)) {
+			continue // a stranger that is not a folder, or a link to one
+		}
 		markers, err := readNames(d.Path(TerminalsDir, dir))
 		if err != nil {
-			continue // a stranger that is not a folder
+			continue
 		}
 		for _, m := range markers {
 			s := byName[m]
@@ -413,4 +419,10 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 		}
 	}
 	return removed, nil
+}
+
+// isRealDir reports whether p is a folder itself, not a link to one.
+func isRealDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
 }
