@@ -59,10 +59,9 @@ func setUsageErrors(cmds []*cli.Command) {
 				return usageError(c, "%v", err)
 			}
 		}
-		if len(c.Subcommands) > 0 {
-			// `--help` is the one way to ask, as for jig and jig session.
-			c.HideHelpCommand = true
-		}
+		// `--help` is the one way to ask: no command lists or completes a
+		// "help" command.
+		c.HideHelpCommand = true
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			c.Action = func(c *cli.Context) error {
 				if c.NArg() > 0 {
