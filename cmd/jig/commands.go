@@ -8,5 +8,6 @@ func commands(e *env) []*cli.Command {
 		terminalCommand(e),
 		sessionCommand(e),
 		installCommand(e),
+		piCommand(e),
 	}
 }

@@ -8,6 +8,8 @@ func installCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:        "install",
 		Usage:       "put jig's integrations in place (Pi extension, Herdr, tmux, WezTerm, kitty)",
-		Subcommands: []*cli.Command{},
+		Subcommands: []*cli.Command{
+			installPiCommand(e),
+		},
 	}
 }

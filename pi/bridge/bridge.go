@@ -1,0 +1,440 @@
+// Package bridge is the Go side of jig's Pi extension: one long-lived
+// process per Pi session (`jig pi bridge`), fed JSON lines on stdin by the
+// extension, that keeps the session's status file up to date, takes the
+// session's requests and tells the extension what to apply.
+//
+// The extension says only what Pi knows live (see Message); everything the
+// transcript can say comes from the transcript. The file is written only
+// when its content changed. When stdin ends without an "end" message, Pi
+// died: the bridge removes the file and exits.
+package bridge
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"jig/status"
+	"jig/terminal"
+)
+
+// Message is one line from the extension. Type says which fields count.
+type Message struct {
+	Type string `json:"type"`
+
+	// hello: the session starts (or restarts after a reload or resume).
+	Session     string `json:"session,omitempty"`
+	SessionFile string `json:"sessionFile,omitempty"`
+	PID         int    `json:"pid,omitempty"`
+	// Switches are the ones kept in the session (its last
+	// jig-session.switches entry), to re-apply after a resume.
+	Switches *status.Switches `json:"switches,omitempty"`
+
+	// live: status fields Pi knows live, laid over what the bridge has.
+	Live json.RawMessage `json:"live,omitempty"`
+	// Ready asks for a "ready" reply: what to apply before the first prompt.
+	Ready bool `json:"ready,omitempty"`
+
+	// inventory: the tools and skills Pi has, for requests and the
+	// context detail.
+	Tools  []Tool  `json:"tools,omitempty"`
+	Skills []Skill `json:"skills,omitempty"`
+
+	// call: a tool call starts (phase "start") or ends ("end").
+	Call *CallEvent `json:"call,omitempty"`
+
+	// decision: jig-core's decision on a call (from the jig:decision event).
+	Decision *DecisionEvent `json:"decision,omitempty"`
+
+	// context: what fills the context, in characters, part by part; the
+	// fields given replace those seen before.
+	Context json.RawMessage `json:"context,omitempty"`
+
+	// applied: the extension applied a request the bridge sent.
+	Applied *Applied `json:"applied,omitempty"`
+
+	// end: the session is over; Keep leaves the file (a reload follows).
+	Keep bool `json:"keep,omitempty"`
+}
+
+// Tool is one tool Pi has registered.
+type Tool struct {
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"` // builtin, or the extension or package that registered it
+	Active bool   `json:"active"`
+	Hidden bool   `json:"hidden,omitempty"` // 1.x exposure "hidden": activating it has no effect
+	Chars  int64  `json:"chars"`            // size of its declaration to the model
+}
+
+// Skill is one skill Pi offers in the system prompt.
+type Skill struct {
+	Name  string `json:"name"`
+	Chars int64  `json:"chars"`
+}
+
+// CallEvent is a tool call's start or end. Path is the file a write or
+// edit touches and Existed whether it existed at tool_call; no other
+// argument is ever sent.
+type CallEvent struct {
+	Phase   string `json:"phase"` // start | end
+	ID      string `json:"id"`
+	Tool    string `json:"tool"`
+	Path    string `json:"path,omitempty"`
+	Existed bool   `json:"existed,omitempty"`
+	Error   bool   `json:"error,omitempty"`
+}
+
+// DecisionEvent is jig-core's word on one call.
+type DecisionEvent struct {
+	ID       string `json:"id"`
+	Action   string `json:"action,omitempty"`
+	Decision string `json:"decision"`
+	Answer   string `json:"answer,omitempty"`
+}
+
+// Applied is the extension's report after applying an Apply.
+type Applied struct {
+	ID      string   `json:"id"`
+	Active  []string `json:"active"`
+	Missing []string `json:"missing,omitempty"` // tools Pi refused to activate
+}
+
+// Reply is one line to the extension.
+type Reply struct {
+	Type string `json:"type"` // apply | ready | where | notice
+	// apply (and ready): make these tools active, leave these skills out,
+	// keep these switches (appendEntry; apply only), reload when idle.
+	ID        string          `json:"id,omitempty"`
+	Active    []string        `json:"active,omitempty"`
+	SkillsOff []string        `json:"skillsOff,omitempty"`
+	Switches  status.Switches `json:"switches"`
+	Reload    bool            `json:"reload,omitempty"`
+	// where: the status file and the terminal it names.
+	Path     string `json:"path,omitempty"`
+	Terminal string `json:"terminal,omitempty"`
+	// notice: a line for Pi's UI.
+	Message string `json:"message,omitempty"`
+}
+
+// Bridge holds one session's state between events.
+type Bridge struct {
+	Dir    *status.Dir
+	Now    func() time.Time
+	Getenv func(string) string
+	Host   string
+
+	mu        sync.Mutex
+	out       io.Writer
+	session   string
+	pid       int
+	file      string
+	startedAt time.Time
+	live      []byte // the live fields, as one JSON object
+	tools     []Tool
+	skills    []Skill
+	calls     []status.Call // oldest first
+	callIndex map[string]int
+	paths     map[string]string // call id → file path of a write or edit
+	existed   map[string]bool   // call id → the file existed at tool_call
+	outputs   []status.Output   // newest first
+	sizes     []byte // the last ContextSizes, as one JSON object
+	switches  status.Switches
+	answer    *status.Answer
+	pending   *pendingRequest
+}
+
+// New makes a bridge writing into dir.
+func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
+	return &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, live: []byte("{}"),
+		callIndex: map[string]int{}, paths: map[string]string{}, existed: map[string]bool{}}
+}
+
+// Run reads the extension's lines until "end" or the end of in, looking
+// for requests every poll. At the end of in without "end", Pi is gone: the
+// file is removed.
+func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
+	b.out = out
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), status.MaxFileSize)
+		for sc.Scan() {
+			lines <- append([]byte(nil), sc.Bytes()...)
+		}
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				b.gone()
+				return <-readErr
+			}
+			done, err := b.Handle(line)
+			if err != nil {
+				b.notice(err.Error())
+			}
+			if done {
+				return nil
+			}
+		case <-tick.C:
+			if err := b.CheckRequests(); err != nil {
+				b.notice(err.Error())
+			}
+		}
+	}
+}
+
+// Handle takes one line from the extension and writes the file if its
+// content changed. It reports whether the session ended.
+func (b *Bridge) Handle(line []byte) (bool, error) {
+	var m Message
+	if err := json.Unmarshal(line, &m); err != nil {
+		return false, fmt.Errorf("bridge: a line that is not JSON: %v", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch m.Type {
+	case "hello":
+		if err := b.hello(m); err != nil {
+			return false, err
+		}
+	case "live":
+		merged, err := status.Merge(b.live, m.Live)
+		if err != nil {
+			return false, fmt.Errorf("bridge: live: %v", err)
+		}
+		b.live = merged
+		if m.Ready {
+			b.ready()
+		}
+	case "where":
+		r := Reply{Type: "where", Path: b.Dir.SessionPath(b.session)}
+		if s, err := b.Status(); err == nil && s.Terminal != nil {
+			r.Terminal = *s.Terminal
+		}
+		b.send(r)
+		return false, nil
+	case "inventory":
+		b.tools, b.skills = m.Tools, m.Skills
+	case "call":
+		if m.Call != nil {
+			b.call(*m.Call)
+		}
+	case "decision":
+		if m.Decision != nil {
+			b.decide(*m.Decision)
+		}
+	case "context":
+		merged, err := status.Merge(b.sizes, m.Context)
+		if err != nil {
+			return false, fmt.Errorf("bridge: context: %v", err)
+		}
+		b.sizes = merged
+	case "applied":
+		if m.Applied != nil {
+			b.applied(*m.Applied)
+		}
+	case "end":
+		if b.session != "" && !m.Keep {
+			return true, b.Dir.Remove(b.session)
+		}
+		return true, nil
+	default:
+		return false, nil // a newer extension's message: ignored
+	}
+	return false, b.write()
+}
+
+// hello starts a session: a new id gets a new file (the old one goes), the
+// same id after a reload keeps its file and its start time.
+func (b *Bridge) hello(m Message) error {
+	if m.Session == "" {
+		return errors.New("bridge: hello without a session id")
+	}
+	if b.session != "" && b.session != m.Session {
+		b.Dir.Remove(b.session)
+		*b = Bridge{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host, out: b.out, live: []byte("{}"),
+			callIndex: map[string]int{}, paths: map[string]string{}, existed: map[string]bool{}}
+	}
+	b.session, b.pid, b.file = m.Session, m.PID, m.SessionFile
+	b.startedAt = b.Now().UTC()
+	if prev, err := b.Dir.Read(m.Session); err == nil && prev.PID == m.PID {
+		b.startedAt = prev.StartedAt // a reload: the same session goes on
+		b.switches = prev.Switches
+		b.answer = prev.LastRequest
+	}
+	if m.Switches != nil {
+		b.switches = *m.Switches
+	}
+	b.removeCrashed()
+	return nil
+}
+
+// removeCrashed removes the files of sessions on this host whose Pi no
+// longer runs: a Pi killed hard leaves its file behind.
+func (b *Bridge) removeCrashed() {
+	entries, err := b.Dir.List()
+	if err != nil {
+		return
+	}
+	live := status.Liveness{Host: b.Host}
+	for _, e := range entries {
+		s := e.Status
+		if s == nil || s.Session == b.session || (s.Host != "" && s.Host != b.Host) {
+			continue
+		}
+		if !live.Alive(s) {
+			b.Dir.Remove(s.Session)
+		}
+	}
+}
+
+// gone is the end of stdin without "end": Pi died.
+func (b *Bridge) gone() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.session != "" {
+		b.Dir.Remove(b.session)
+	}
+}
+
+func (b *Bridge) call(c CallEvent) {
+	now := b.Now().UTC()
+	switch c.Phase {
+	case "start":
+		if _, ok := b.callIndex[c.ID]; ok {
+			return
+		}
+		b.callIndex[c.ID] = len(b.calls)
+		b.calls = append(b.calls, status.Call{At: now, Tool: c.Tool, Outcome: status.Pending})
+		if c.Path != "" {
+			b.paths[c.ID], b.existed[c.ID] = c.Path, c.Existed
+		}
+	case "end":
+		i, ok := b.callIndex[c.ID]
+		if !ok {
+			b.call(CallEvent{Phase: "start", ID: c.ID, Tool: c.Tool})
+			i = b.callIndex[c.ID]
+		}
+		b.calls[i].Outcome = status.OK
+		if c.Error {
+			b.calls[i].Outcome = status.Error
+		}
+		if p, ok := b.paths[c.ID]; ok && !c.Error {
+			action := status.Changed
+			if !b.existed[c.ID] {
+				action = status.Created
+			}
+			b.addOutput(status.Output{Path: p, Action: action, At: now})
+		}
+	}
+}
+
+// addOutput puts o first; a path already listed keeps "created" if it was
+// created in this session.
+func (b *Bridge) addOutput(o status.Output) {
+	for i, old := range b.outputs {
+		if old.Path == o.Path {
+			if old.Action == status.Created {
+				o.Action = status.Created
+			}
+			b.outputs = append(b.outputs[:i], b.outputs[i+1:]...)
+			break
+		}
+	}
+	b.outputs = append([]status.Output{o}, b.outputs...)
+}
+
+func (b *Bridge) decide(d DecisionEvent) {
+	i, ok := b.callIndex[d.ID]
+	if !ok {
+		return
+	}
+	b.calls[i].Action, b.calls[i].Decision, b.calls[i].Answer = d.Action, d.Decision, d.Answer
+}
+
+// Status is the file's content now.
+func (b *Bridge) Status() (*status.Status, error) {
+	s, err := status.Decode(b.live)
+	if err != nil {
+		return nil, fmt.Errorf("bridge: live: %v", err)
+	}
+	s.Schema, s.Session, s.PID, s.Host = status.Schema, b.session, b.pid, b.Host
+	if b.file != "" {
+		f := b.file
+		s.SessionFile = &f
+	}
+	s.Terminals = terminal.Detect(b.Getenv)
+	s.Terminal, s.TerminalFrom = nil, nil
+	if t := terminal.Innermost(s.Terminals); t != nil {
+		s.Terminal, s.TerminalFrom = &t.ID, &t.From
+	}
+	if s.CWD == "" {
+		s.CWD, _ = os.Getwd()
+	}
+	recent := make([]status.Call, 0, status.MaxRecent)
+	for i := len(b.calls) - 1; i >= 0 && len(recent) < status.MaxRecent; i-- {
+		recent = append(recent, b.calls[i])
+	}
+	s.Recent = recent
+	s.Outputs = append([]status.Output(nil), b.outputs...)
+	if b.sizes != nil {
+		var c ContextSizes
+		if err := json.Unmarshal(b.sizes, &c); err == nil {
+			s.ContextDetail = b.contextDetail(c, s.Context.Window)
+		}
+	}
+	s.Switches = b.switches
+	s.LastRequest = b.answer
+	s.StartedAt = b.startedAt
+	return s, nil
+}
+
+func (b *Bridge) write() error {
+	if b.session == "" {
+		return nil
+	}
+	s, err := b.Status()
+	if err != nil {
+		return err
+	}
+	if _, err := b.Dir.Write(s, b.Now()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("bridge: %v", err)
+	}
+	return nil
+}
+
+// ready tells the extension what the kept switches mean now, before the
+// session's first prompt.
+func (b *Bridge) ready() {
+	_, active, skillsOff, _, _ := b.resolve(&request{})
+	if len(b.switches.Tools) == 0 {
+		active = nil // nothing switched: leave Pi's tools as they are
+	}
+	b.send(Reply{Type: "ready", Active: active, SkillsOff: skillsOff, Switches: b.switches})
+}
+
+func (b *Bridge) send(r Reply) {
+	if b.out == nil {
+		return
+	}
+	data, _ := json.Marshal(r)
+	b.out.Write(append(data, '\n'))
+}
+
+func (b *Bridge) notice(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.send(Reply{Type: "notice", Message: msg})
+}

