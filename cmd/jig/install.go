@@ -6,8 +6,8 @@ import "github.com/urfave/cli/v2"
 // subcommand in its own file.
 func installCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:        "install",
-		Usage:       "put jig's integrations in place (Pi extension, Herdr, tmux, WezTerm, kitty)",
+		Name:  "install",
+		Usage: "put jig's integrations in place (Pi extension, Herdr, tmux, WezTerm, kitty)",
 		Subcommands: []*cli.Command{
 			installPiCommand(e),
 		},

@@ -11,8 +11,8 @@ package scriptedmodel
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"

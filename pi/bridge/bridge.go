@@ -143,7 +143,7 @@ type Bridge struct {
 	paths     map[string]string // call id → file path of a write or edit
 	existed   map[string]bool   // call id → the file existed at tool_call
 	outputs   []status.Output   // newest first
-	sizes     []byte // the last ContextSizes, as one JSON object
+	sizes     []byte            // the last ContextSizes, as one JSON object
 	switches  status.Switches
 	answer    *status.Answer
 	pending   *pendingRequest
