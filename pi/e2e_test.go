@@ -486,6 +486,53 @@ func testSession(t *testing.T, version string) {
 	// Quit: the file goes.
 	p.quit()
 	w.waitGone(w.statusPath(id), "the status file after quit")
+
+	testLife(t, w)
+}
+
+// testLife checks the file's life around Pi's: a Pi killed alone (its
+// bridge sees its input end), a Pi killed with its bridge (the next start
+// cleans up), a new session, a child Pi.
+func testLife(t *testing.T, w *world) {
+	alone := w.startPi()
+	aloneID := alone.sessionID()
+	w.waitStatus(aloneID, "the session", func(s *status.Status) bool { return true })
+	syscall.Kill(alone.cmd.Process.Pid, syscall.SIGKILL)
+	w.waitGone(w.statusPath(aloneID), "the file of a Pi killed alone")
+
+	crashed := w.startPi()
+	crashedID := crashed.sessionID()
+	w.waitStatus(crashedID, "the session", func(s *status.Status) bool { return true })
+	syscall.Kill(-crashed.cmd.Process.Pid, syscall.SIGKILL)
+	<-crashed.exited
+	if _, err := os.Stat(w.statusPath(crashedID)); err != nil {
+		t.Fatalf("a Pi killed with its bridge left no file (%v): nothing to clean up", err)
+	}
+
+	next := w.startPi()
+	nextID := next.sessionID()
+	w.waitStatus(nextID, "the next session", func(s *status.Status) bool { return true })
+	w.waitGone(w.statusPath(crashedID), "the crashed session's file after the next start")
+
+	// A new session gets its own file; the old one goes.
+	next.call(map[string]any{"type": "new_session"})
+	newID := next.sessionID()
+	if newID == nextID {
+		t.Fatal("new_session kept the session id")
+	}
+	w.waitStatus(newID, "the new session", func(s *status.Status) bool { return true })
+	w.waitGone(w.statusPath(nextID), "the file of the session left by new_session")
+	next.quit()
+
+	// A child Pi writes nothing, even after a turn.
+	child := w.startPi("JIG_PARENT_SESSION=" + newID)
+	childID := child.sessionID()
+	w.model.Queue(text("child reply"))
+	child.prompt("hello from the parent")
+	child.quit()
+	if entries, _ := os.ReadDir(filepath.Join(w.state, "sessions")); len(entries) != 0 {
+		t.Errorf("files left in sessions/ (child %s): %v", childID, entries)
+	}
 }
 
 // checkUsage compares the file's usage with the sums over the transcript's
