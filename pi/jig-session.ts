@@ -135,7 +135,7 @@ export default function jigSession(pi: any) {
 			pi.appendEntry(SWITCHES, r.switches);
 			const now = pi.getActiveTools();
 			const missing = (r.active ?? []).filter((n: string) => !now.includes(n));
-			send({ type: "applied", applied: { id: r.id, active: now, missing } });
+			send({ type: "applied", applied: { id: r.id, active: now, missing, reloadUnsupported: !!r.reload && !settles } });
 			sendLive(ctx);
 		}
 		if (r.reload) {

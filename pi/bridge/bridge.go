@@ -103,6 +103,8 @@ type Applied struct {
 	ID      string   `json:"id"`
 	Active  []string `json:"active"`
 	Missing []string `json:"missing,omitempty"` // tools Pi refused to activate
+	// ReloadUnsupported: this Pi (0.x) cannot run a reload from an event.
+	ReloadUnsupported bool `json:"reloadUnsupported,omitempty"`
 }
 
 // Reply is one line to the extension.

@@ -158,6 +158,10 @@ func (b *Bridge) applied(a Applied) {
 	if p.reload {
 		t := true
 		ans.Reload = &t
+		if a.ReloadUnsupported {
+			ans.OK = false
+			ans.Message += "; this Pi cannot reload from an extension: type /session-reload"
+		}
 	}
 	b.answerNow(ans)
 }
