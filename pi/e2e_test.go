@@ -121,6 +121,10 @@ func newWorld(t *testing.T, version string) *world {
 					"id": "mock-model", "name": "Mock Model", "contextWindow": 64000, "maxTokens": 4096,
 					"reasoning": false, "input": []string{"text"},
 					"cost": map[string]any{"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75},
+				}, map[string]any{
+					"id": "mock-reasoner", "name": "Mock Reasoner", "contextWindow": 128000, "maxTokens": 8192,
+					"reasoning": true, "input": []string{"text"},
+					"cost": map[string]any{"input": 1, "output": 5, "cacheRead": 0.1, "cacheWrite": 1.25},
 				}},
 			},
 		},
@@ -482,6 +486,15 @@ func testSession(t *testing.T, version string) {
 	if offered := w.model.Requests()[n].Tools; strings.Contains(","+strings.Join(offered, ",")+",", ",bash,") {
 		t.Errorf("after a reload, the model was offered %v again", offered)
 	}
+
+	// A model and a thinking change show at once.
+	p.call(map[string]any{"type": "set_model", "provider": "scripted", "modelId": "mock-reasoner"})
+	w.waitStatus(id, "the new model and its window", func(s *status.Status) bool {
+		return s.Model != nil && s.Model.ID == "mock-reasoner" && s.Model.Name == "Mock Reasoner" &&
+			s.Context.Window != nil && *s.Context.Window == 128000
+	})
+	p.call(map[string]any{"type": "set_thinking_level", "level": "high"})
+	w.waitStatus(id, "thinking high", func(s *status.Status) bool { return s.Thinking != nil && *s.Thinking == "high" })
 
 	// Quit: the file goes.
 	p.quit()
