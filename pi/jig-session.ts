@@ -135,8 +135,8 @@ export default function jigSession(pi: any) {
 			pi.appendEntry(SWITCHES, r.switches);
 			const now = pi.getActiveTools();
 			const missing = (r.active ?? []).filter((n: string) => !now.includes(n));
+			sendLive(ctx); // the tools count first, so the answer finds it in force
 			send({ type: "applied", applied: { id: r.id, active: now, missing, reloadUnsupported: !!r.reload && !settles } });
-			sendLive(ctx);
 		}
 		if (r.reload) {
 			reloadWanted = true;
