@@ -101,7 +101,7 @@ func newWorld(t *testing.T, version string) *world {
 	piBin, nodeBin := needPi(t, version)
 	w := &world{t: t, version: version, piBin: piBin, nodeBin: nodeBin, jig: buildJig(t)}
 	root := t.TempDir()
-	w.home, w.agent, w.work, w.state = filepath.Join(root, "home"), filepath.Join(root, "agent"), filepath.Join(root, "work"), filepath.Join(root, "state")
+	w.home, w.agent, w.work, w.state = filepath.Join(root, "home"), filepath.Join(root, "agent"), filepath.Join(root, "project"), filepath.Join(root, "state")
 	for _, d := range []string{w.home, w.agent, w.work} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
@@ -202,7 +202,11 @@ func (w *world) startPi(extraEnv ...string) *piProc {
 		<-p.exited
 		if w.t.Failed() {
 			p.mu.Lock()
-			w.t.Logf("pi %s output:\n%s", w.version, strings.Join(p.log, "\n"))
+			log := p.log
+			if len(log) > 40 {
+				log = log[len(log)-40:]
+			}
+			w.t.Logf("pi %s (pid %d), its last output:\n%s", w.version, cmd.Process.Pid, strings.Join(log, "\n"))
 			p.mu.Unlock()
 		}
 	})
@@ -499,6 +503,13 @@ func testSession(t *testing.T, version string) {
 	// Quit: the file goes.
 	p.quit()
 	w.waitGone(w.statusPath(id), "the status file after quit")
+	if out := os.Getenv("JIG_DEMO_OUT"); out != "" && version == piVersions[len(piVersions)-1] && after.SessionFile != nil {
+		// The demo replays a transcript the project made itself: this one.
+		data, err := os.ReadFile(*after.SessionFile)
+		if err != nil || os.WriteFile(out, data, 0o644) != nil {
+			t.Errorf("JIG_DEMO_OUT: cannot copy the transcript: %v", err)
+		}
+	}
 
 	testLife(t, w)
 }
