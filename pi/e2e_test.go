@@ -94,6 +94,7 @@ type world struct {
 	version, piBin, nodeBin  string
 	jig                      string
 	home, agent, work, state string
+	skill                    string // a skill's SKILL.md, loaded with --skill
 	model                    *scriptedmodel.Server
 }
 
@@ -129,6 +130,13 @@ func newWorld(t *testing.T, version string) *world {
 			},
 		},
 	})
+	w.skill = filepath.Join(root, "skills", "demo-notes", "SKILL.md")
+	if err := os.MkdirAll(filepath.Dir(w.skill), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(w.skill, []byte("---\nname: demo-notes\ndescription: Keeps the project's notes tidy.\n---\n# Demo notes\nWrite notes in notes.txt.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	w.writeJSON(filepath.Join(w.agent, "settings.json"), map[string]any{
 		"retry": map[string]any{"maxRetries": 0, "baseDelayMs": 100, "provider": map[string]any{"maxRetries": 0}},
 	})
@@ -180,7 +188,7 @@ type piProc struct {
 func (w *world) startPi(extraEnv ...string) *piProc {
 	w.t.Helper()
 	cmd := exec.Command(w.piBin, "--provider", "scripted", "--model", "mock-model", "--offline",
-		"--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc")
+		"--no-skills", "--skill", w.skill, "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc")
 	cmd.Dir = w.work
 	cmd.Env = w.env(extraEnv...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -318,6 +326,17 @@ func (p *piProc) quit() {
 	case <-p.exited:
 	case <-time.After(waitLimit):
 		p.w.t.Fatalf("pi %s did not exit after its input closed", p.w.version)
+	}
+}
+
+// request runs `jig request KIND NAME on|off --session ID --wait`, as a
+// reader does.
+func (w *world) request(session string, args ...string) {
+	w.t.Helper()
+	req := exec.Command(w.jig, append(append([]string{"request"}, args...), "--session", session, "--wait")...)
+	req.Env = w.env()
+	if out, err := req.CombinedOutput(); err != nil {
+		w.t.Fatalf("jig request %s --wait: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }
 
@@ -461,11 +480,7 @@ func testSession(t *testing.T, version string) {
 	}
 
 	// A reader turns bash off; the model is no longer offered it.
-	req := exec.Command(w.jig, "request", "tool", "bash", "off", "--session", id, "--wait")
-	req.Env = w.env()
-	if out, err := req.CombinedOutput(); err != nil {
-		t.Fatalf("jig request tool bash off --wait: %v\n%s", err, out)
-	}
+	w.request(id, "tool", "bash", "off")
 	_, switched := w.waitStatus(id, "the answer", func(s *status.Status) bool { return s.LastRequest != nil })
 	if !switched.LastRequest.OK || switched.Switches.Tools["bash"] != false || switched.Tools.Active != 3 {
 		t.Errorf("after bash off: lastRequest %+v, switches %+v, tools %+v", switched.LastRequest, switched.Switches, switched.Tools)
@@ -476,6 +491,24 @@ func testSession(t *testing.T, version string) {
 	offered := w.model.Requests()[n].Tools
 	if strings.Contains(","+strings.Join(offered, ",")+",", ",bash,") {
 		t.Errorf("after bash off, the model was still offered %v", offered)
+	}
+
+	// A skill turned off leaves the skills list from the next prompt, and
+	// /skill:NAME is refused.
+	if !strings.Contains(string(w.model.Requests()[0].Body), "<name>demo-notes</name>") {
+		t.Fatalf("the skill was never offered; first request:\n%.2000s", w.model.Requests()[0].Body)
+	}
+	w.request(id, "skill", "demo-notes", "off")
+	p.call(map[string]any{"type": "prompt", "message": "/skill:demo-notes"})
+	n = len(w.model.Requests())
+	w.model.Queue(text("no skill here"))
+	p.prompt("and the skill?")
+	reqs := w.model.Requests()
+	if len(reqs) != n+1 {
+		t.Errorf("/skill:demo-notes reached the model while off (%d requests, want %d)", len(reqs), n+1)
+	}
+	if strings.Contains(string(reqs[len(reqs)-1].Body), "<name>demo-notes</name>") {
+		t.Error("the skill turned off is still in the system prompt")
 	}
 
 	// A reload keeps the file and the switch.
