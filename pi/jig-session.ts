@@ -129,7 +129,10 @@ export default function jigSession(pi: any) {
 	// apply puts a request (or restored switches) in force; the bridge
 	// worked out what that means.
 	const apply = (r: any, ctx: any) => {
-		if (Array.isArray(r.active)) pi.setActiveTools(r.active);
+		if (Array.isArray(r.active)) {
+			pi.setActiveTools(r.active);
+			send(inventory());
+		}
 		skillsOff = new Set(r.skillsOff ?? []);
 		if (r.id) {
 			pi.appendEntry(SWITCHES, r.switches);
@@ -179,11 +182,13 @@ export default function jigSession(pi: any) {
 			hidden: t.exposure === "hidden",
 			chars: JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }).length,
 		}));
-		const skills = (pi.getCommands?.() ?? [])
+		return { type: "inventory", tools };
+	};
+	// The skills Pi knows, before a prompt says what each weighs.
+	const skillNames = () =>
+		(pi.getCommands?.() ?? [])
 			.filter((c: any) => c.source === "skill")
 			.map((c: any) => ({ name: String(c.name).replace(/^skill:/, ""), chars: 0 }));
-		return { tools, skills };
-	};
 
 	const savedSwitches = (ctx: any) => {
 		let found: unknown;
@@ -215,7 +220,7 @@ export default function jigSession(pi: any) {
 			reason: event?.reason ?? "startup",
 			switches: savedSwitches(ctx),
 		});
-		send({ type: "inventory", ...inventory() });
+		send({ ...inventory(), skills: skillNames() });
 		// The bridge answers with the switches to re-apply; wait for it so the
 		// first prompt already goes out with them.
 		const r = await ask({ type: "live", live: live(ctx), ready: true }, "ready");
@@ -231,6 +236,7 @@ export default function jigSession(pi: any) {
 
 	pi.on("agent_start", (_e: any, ctx: any) => {
 		busy = true;
+		send(inventory()); // another extension may have changed the tools
 		sendLive(ctx);
 	});
 	const idle = (ctx: any) => {
@@ -269,23 +275,23 @@ export default function jigSession(pi: any) {
 
 	// Skills off leave the skills list from the next prompt; /skill:NAME is refused.
 	pi.on("before_agent_start", (event: any) => {
+		const skillBlock = /\n?[ \t]*<skill>\s*<name>([^<]*)<\/name>[\s\S]*?<\/skill>/g;
+		const full: string = event.systemPrompt ?? "";
+		const skills = [...full.matchAll(skillBlock)].map((b) => ({ name: b[1], chars: b[0].length }));
+		send({ type: "inventory", skills });
 		const opts = event.systemPromptOptions;
-		if (opts && Array.isArray(opts.skills) && settles) {
-			opts.skills = opts.skills.filter((s: any) => !skillsOff.has(s.name));
+		let result: Json | undefined;
+		if (settles && Array.isArray(opts?.skills)) {
+			opts.skills = opts.skills.filter((s: any) => !skillsOff.has(s.name)); // 1.x rebuilds the prompt from these
+		} else if (skillsOff.size) {
+			const cut = full.replace(skillBlock, (block, name) => (skillsOff.has(name) ? "" : block));
+			if (cut !== full) result = { systemPrompt: cut };
 		}
-		let prompt: string = event.systemPrompt ?? "";
-		let changed = false;
-		if (!settles && skillsOff.size) {
-			prompt = prompt.replace(/\n?\s*<skill>\s*<name>([^<]*)<\/name>[\s\S]*?<\/skill>/g, (block, name) => {
-				if (!skillsOff.has(name)) return block;
-				changed = true;
-				return "";
-			});
-		}
+		const prompt: string = (result?.systemPrompt as string) ?? event.systemPrompt ?? "";
 		const skillsBlock = /<available_skills>[\s\S]*<\/available_skills>/.exec(prompt)?.[0] ?? "";
 		const files = (opts?.contextFiles ?? []).map((f: any) => ({ path: f.path, chars: f.content?.length ?? 0 }));
 		send({ type: "context", context: { systemPrompt: prompt.length, skillsPrompt: skillsBlock.length, files } });
-		return changed ? { systemPrompt: prompt } : undefined;
+		return result;
 	});
 	pi.on("input", (event: any, ctx: any) => {
 		const m = /^\/skill:(\S+)/.exec(event.text ?? "");

@@ -227,8 +227,13 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 		}
 		b.send(r)
 		return false, nil
-	case "inventory":
-		b.tools, b.skills = m.Tools, m.Skills
+	case "inventory": // either list may come alone
+		if m.Tools != nil {
+			b.tools = m.Tools
+		}
+		if m.Skills != nil {
+			b.skills = m.Skills
+		}
 	case "call":
 		if m.Call != nil {
 			b.call(*m.Call)
