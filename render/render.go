@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 	"text/template"
 	"time"
 
@@ -28,15 +29,26 @@ func Funcs(now time.Time) template.FuncMap {
 
 // Template renders text as a Go text/template over s.
 func Template(w io.Writer, text string, s *status.Status, now time.Time) error {
-	t, err := template.New("format").Funcs(Funcs(now)).Option("missingkey=zero").Parse(text)
+	t, err := Parse(text)
 	if err != nil {
 		return err
 	}
+	return Execute(w, t, s, now)
+}
+
+// Parse reads a --format template. The helpers' clock is bound at Execute.
+func Parse(text string) (*template.Template, error) {
+	return template.New("format").Funcs(Funcs(time.Time{})).Option("missingkey=zero").Parse(text)
+}
+
+// Execute renders t over s into w, all or nothing: on an error w gets no
+// byte, so a status line never shows half a line or an error.
+func Execute(w io.Writer, t *template.Template, s *status.Status, now time.Time) error {
 	var b strings.Builder
-	if err := t.Execute(&b, s); err != nil {
+	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, s); err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, b.String())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
@@ -99,6 +111,43 @@ func Summary(w io.Writer, s *status.Status, now time.Time) {
 		thinking = " · " + *s.Thinking
 	}
 	fmt.Fprintf(w, "%s  %s%s  ctx %s  %s  (%s, updated %s ago)\n",
-		s.State, model, thinking, Percent(s.Context.Percent), Money(s.Usage.Cost),
-		s.Session, Duration(now.Sub(s.UpdatedAt)))
+		Clean(s.State), Clean(model), Clean(thinking), Percent(s.Context.Percent), Money(s.Usage.Cost),
+		Clean(s.Session), Duration(now.Sub(s.UpdatedAt)))
+}
+
+// Table is the sessions as aligned columns for a terminal, one line each.
+// live says which to mark as gone (nil: all are live).
+func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, now time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tSTATE\tTERMINAL\tMODEL\tCTX\tCOST\tUPDATED\tCWD")
+	for _, s := range list {
+		state := s.State
+		if live != nil && !live(s) {
+			state = "gone"
+		}
+		term := "-"
+		if s.Terminal != nil {
+			term = *s.Terminal
+		}
+		model := ShortModel(s.Model)
+		if model == "" {
+			model = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s ago\t%s\n",
+			Clean(s.Session), Clean(state), Clean(term), Clean(model), Percent(s.Context.Percent),
+			Money(s.Usage.Cost), Duration(now.Sub(s.UpdatedAt)), Clean(s.CWD))
+	}
+	tw.Flush()
+}
+
+// Clean makes a value from a status file safe to print on a terminal:
+// control characters (an escape sequence hidden in a session id or a path)
+// become '?'.
+func Clean(v string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, v)
 }

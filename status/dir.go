@@ -86,8 +86,9 @@ func (d *Dir) Check(subs ...string) error {
 }
 
 // checkDir verifies a folder: a real directory (no symlink), ours, not
-// writable by group or others. With fix, a folder of ours with a loose mode
-// (made under a permissive umask) is tightened to 0700.
+// writable by group or others (whoever could write there could have planted
+// anything). With fix, a folder of ours that others may only read or enter
+// is tightened to 0700.
 func checkDir(p string, fix bool) error {
 	fi, err := os.Lstat(p)
 	if err != nil {
@@ -99,16 +100,12 @@ func checkDir(p string, fix bool) error {
 	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
 		return fmt.Errorf("%w: %s is owned by uid %d, not %d", ErrUnsafeDir, p, uid, os.Getuid())
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if !fix {
-			if fi.Mode().Perm()&0o022 != 0 {
-				return fmt.Errorf("%w: %s is writable by others (mode %o)", ErrUnsafeDir, p, fi.Mode().Perm())
-			}
-			return nil
-		}
-		if err := os.Chmod(p, 0o700); err != nil {
-			return err
-		}
+	perm := fi.Mode().Perm()
+	if perm&0o022 != 0 {
+		return fmt.Errorf("%w: %s is writable by others (mode %o)", ErrUnsafeDir, p, perm)
+	}
+	if fix && perm&0o077 != 0 {
+		return os.Chmod(p, 0o700)
 	}
 	return nil
 }

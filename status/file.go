@@ -54,6 +54,9 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 		prev, _ = Decode(prevData) // a corrupt file is simply replaced
 	}
 	if prev != nil {
+		if s.StartedAt.IsZero() {
+			s.StartedAt = prev.StartedAt
+		}
 		s.UpdatedAt = prev.UpdatedAt
 		same, err := Encode(s)
 		if err != nil {
@@ -133,6 +136,13 @@ func readStatus(path string) (*Status, error) {
 	}
 	s, err := Decode(data)
 	if err != nil {
+		// A future schema may change a field's type: say it is the schema.
+		var head struct {
+			Schema any `json:"schema"`
+		}
+		if json.Unmarshal(data, &head) == nil && head.Schema != float64(Schema) {
+			return nil, fmt.Errorf("%s: schema %v, this jig reads schema %d", path, head.Schema, Schema)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if s.Schema != Schema {
@@ -144,52 +154,19 @@ func readStatus(path string) (*Status, error) {
 // Remove deletes a session's file and its index entries. A missing file is
 // not an error.
 func (d *Dir) Remove(session string) error {
-	path := d.SessionPath(session)
-	if s, err := readStatus(path); err == nil {
-		d.unindex(s, nil)
+	if err := d.Check(SessionsDir, TerminalsDir); err != nil {
+		return err
 	}
+	path := d.SessionPath(session)
+	s, _ := readStatus(path)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	if s != nil {
+		d.unindex(s, nil)
+	}
+	os.Remove(d.Path(TerminalsDir, indexedDir, SafeName(session)))
 	return nil
-}
-
-// index makes terminals/<terminal>/<session> exist for each terminal of s,
-// and removes those of prev that s no longer names.
-func (d *Dir) index(s, prev *Status) error {
-	name := SafeName(s.Session)
-	for _, t := range s.Terminals {
-		dir := d.Path(TerminalsDir, SafeName(t.ID))
-		marker := filepath.Join(dir, name)
-		if _, err := os.Lstat(marker); err == nil {
-			continue
-		}
-		if err := d.Ensure(TerminalsDir, filepath.Join(TerminalsDir, SafeName(t.ID))); err != nil {
-			return err
-		}
-		f, err := os.OpenFile(marker, os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
-		if err != nil {
-			return err
-		}
-		f.Close()
-	}
-	if prev != nil {
-		d.unindex(prev, s)
-	}
-	return nil
-}
-
-// unindex removes the index entries of old that keep (if any) does not name.
-func (d *Dir) unindex(old, keep *Status) {
-	name := SafeName(old.Session)
-	for _, t := range old.Terminals {
-		if keep != nil && keep.HasTerminal(t.ID) {
-			continue
-		}
-		dir := d.Path(TerminalsDir, SafeName(t.ID))
-		os.Remove(filepath.Join(dir, name))
-		os.Remove(dir) // only when empty
-	}
 }
 
 // Entry is one status file found in the folder: its status, or why it could

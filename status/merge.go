@@ -71,5 +71,6 @@ func Decode(data []byte) (*Status, error) {
 		}
 		return nil, err
 	}
+	s.raw = data
 	return &s, nil
 }

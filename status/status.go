@@ -59,7 +59,14 @@ type Status struct {
 	LastRequest   *Answer        `json:"lastRequest"`
 	StartedAt     time.Time      `json:"startedAt"`
 	UpdatedAt     time.Time      `json:"updatedAt"`
+
+	raw []byte // the document as read, unknown fields and all
 }
+
+// Raw is the document s was decoded from, byte for byte (nil for a status
+// built in memory). Readers pass it on so fields this jig does not know
+// survive.
+func (s *Status) Raw() []byte { return s.raw }
 
 // TerminalID is one terminal the session runs in, as its host names it.
 // From is the environment variable that named it (HC_TERMINAL_ID, HERDR_PANE_ID,
@@ -201,6 +208,14 @@ func (s *Status) Normalize() {
 	if s.Terminals == nil {
 		s.Terminals = []TerminalID{}
 	}
+	if s.Terminal != nil && *s.Terminal != "" && !s.listsTerminal(*s.Terminal) {
+		// terminals holds every id, terminal included: the index is built from it.
+		t := TerminalID{ID: *s.Terminal}
+		if s.TerminalFrom != nil {
+			t.From = *s.TerminalFrom
+		}
+		s.Terminals = append([]TerminalID{t}, s.Terminals...)
+	}
 	if s.Outputs == nil {
 		s.Outputs = []Output{}
 	}
@@ -272,10 +287,14 @@ func (s *Status) Validate() error {
 
 // HasTerminal reports whether the session runs in the terminal id.
 func (s *Status) HasTerminal(id string) bool {
+	return s.listsTerminal(id) || (s.Terminal != nil && *s.Terminal == id)
+}
+
+func (s *Status) listsTerminal(id string) bool {
 	for _, t := range s.Terminals {
 		if t.ID == id {
 			return true
 		}
 	}
-	return s.Terminal != nil && *s.Terminal == id
+	return false
 }

@@ -2,13 +2,17 @@
 // host names it, innermost host first.
 package terminal
 
-import "jig/status"
+import (
+	"strings"
 
-// The variables that name a terminal, innermost host first. Herdr strips the
-// markers of the terminals around it; tmux does not, so inside tmux the
-// kitty and WezTerm values are inherited from whoever started the tmux
-// server and may be stale. They are still recorded, after the innermost one:
-// a WezTerm status bar around tmux can only match on the WezTerm id.
+	"jig/status"
+)
+
+// The variables that name a terminal. Herdr strips the markers of the
+// terminals around it; tmux does not, so inside tmux the kitty and WezTerm
+// values are inherited from whoever started the tmux server and may be
+// stale. They are still recorded, after the innermost one: a WezTerm status
+// bar around tmux can only match on the WezTerm id.
 const (
 	HerdrCore = "HC_TERMINAL_ID" // herdr-core / Herdr.app: t7
 	Herdr1    = "HERDR_PANE_ID"  // Herdr 1: w1:p2
@@ -17,11 +21,18 @@ const (
 	WezTerm   = "WEZTERM_PANE"
 )
 
+// order is the precedence when nothing says which host is innermost:
+// multiplexers inside terminal emulators.
 var order = []string{HerdrCore, Herdr1, Tmux, Kitty, WezTerm}
 
 // Detect returns every terminal id found in the environment, innermost
 // first. TMUX_PANE counts only when TMUX is set too: a stray TMUX_PANE
 // exported into a shell outside tmux names no pane.
+//
+// The innermost host is the one that set TERM or TERM_PROGRAM, which each
+// host sets for its children and so always names the closest one: kitty sets
+// TERM=xterm-kitty (and no TERM_PROGRAM, so an outer WezTerm's may linger),
+// tmux, WezTerm and Herdr set TERM_PROGRAM. Without either, the order above.
 func Detect(getenv func(string) string) []status.TerminalID {
 	ids := []status.TerminalID{}
 	for _, name := range order {
@@ -31,7 +42,36 @@ func Detect(getenv func(string) string) []status.TerminalID {
 		}
 		ids = append(ids, status.TerminalID{From: name, ID: v})
 	}
+	if first := innermostVar(getenv); first != "" {
+		for i, t := range ids {
+			if t.From == first {
+				copy(ids[1:i+1], ids[:i])
+				ids[0] = t
+				break
+			}
+		}
+	}
 	return ids
+}
+
+// innermostVar is the variable of the host that TERM or TERM_PROGRAM names,
+// or "" when they name none jig knows.
+func innermostVar(getenv func(string) string) string {
+	if strings.HasPrefix(getenv("TERM"), "xterm-kitty") {
+		return Kitty
+	}
+	switch strings.ToLower(getenv("TERM_PROGRAM")) {
+	case "tmux":
+		return Tmux
+	case "wezterm":
+		return WezTerm
+	case "herdr":
+		if getenv(HerdrCore) != "" {
+			return HerdrCore
+		}
+		return Herdr1
+	}
+	return ""
 }
 
 // Innermost is the terminal the process runs in: the first detected, or

@@ -18,6 +18,11 @@ func sessionCommand(e *env) *cli.Command {
 		Usage: "write, find and read session status files",
 		Subcommands: []*cli.Command{
 			sessionWriteCommand(e),
+			sessionForTerminalCommand(e),
+			sessionListCommand(e),
+			sessionShowCommand(e),
+			sessionPathCommand(e),
+			sessionGCCommand(e),
 		},
 	}
 }
@@ -47,7 +52,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 			}
 			if c.Bool("end") {
 				if err := dir.Remove(id); err != nil {
-					return errorf(c, exitFailed, "%v", err)
+					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 				}
 				return nil
 			}
@@ -64,13 +69,10 @@ func sessionWriteCommand(e *env) *cli.Command {
 			}
 			s, err := e.buildStatus(dir, id, pid, live)
 			if err != nil {
-				return errorf(c, exitBadInput, "%v", err)
+				return errorf(c, stateErrorCode(err, exitBadInput), "%v", err)
 			}
 			if _, err := dir.Write(s, e.now()); err != nil {
-				if errors.Is(err, status.ErrUnsafeDir) {
-					return errorf(c, exitStateDir, "%v", err)
-				}
-				return errorf(c, exitFailed, "%v", err)
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
 			return nil
 		},
@@ -80,6 +82,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 // buildStatus lays what the agent says live over the previous file and fills
 // what the environment knows and nobody said.
 func (e *env) buildStatus(dir *status.Dir, id string, pid int, live []byte) (*status.Status, error) {
+	if err := dir.Check(status.SessionsDir); err != nil {
+		return nil, err
+	}
 	prev, err := status.ReadFileNoFollow(dir.SessionPath(id))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -125,4 +130,13 @@ func (e *env) fillFromEnvironment(s *status.Status) {
 	if s.AgentDir == "" {
 		s.AgentDir = e.getenv("PI_CODING_AGENT_DIR")
 	}
+}
+
+// stateErrorCode is exitStateDir for a state dir jig must not trust (a
+// foreign or loose folder, a planted symlink), else the command's code.
+func stateErrorCode(err error, otherwise int) int {
+	if errors.Is(err, status.ErrUnsafeDir) || errors.Is(err, status.ErrSymlink) {
+		return exitStateDir
+	}
+	return otherwise
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/render"
+	"jig/status"
+)
+
+func sessionForTerminalCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "for-terminal",
+		Usage: "print the live session running in a terminal (exit 1 when none)",
+		UsageText: "jig session for-terminal ID [--json | --format TEMPLATE]\n\n" +
+			"Prints the status file (JSON) of the live session whose terminals contain ID;\n" +
+			"a short summary instead when stdout is a terminal. Exit 0 found, 1 none\n" +
+			"(nothing printed), 2 usage, 3 state dir unreadable or unsafe.\n\n" +
+			"example: jig session for-terminal %3 --format '{{.State}} {{short .Model}} {{percent .Context.Percent}}'",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the status file's JSON even on a terminal"},
+			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 || c.Args().First() == "" {
+				return usageError(c, "want one terminal ID, got %d arguments", c.NArg())
+			}
+			out, err := e.outputFor(c)
+			if err != nil {
+				return err
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			s, err := dir.ForTerminal(c.Args().First(), e.liveness())
+			if err != nil {
+				return errorf(c, exitStateDir, "%v", err)
+			}
+			if s == nil {
+				return silent(exitNone)
+			}
+			return out(s)
+		},
+	}
+}
+
+// outputFor picks how a command that prints one session prints it, from its
+// --json and --format flags and whether stdout is a terminal. A template is
+// parsed here, before any search, so a bad one is a usage error even when no
+// session is found. Nothing reaches stdout unless it rendered whole.
+func (e *env) outputFor(c *cli.Context) (func(*status.Status) error, error) {
+	format := c.String("format")
+	if c.IsSet("format") && c.Bool("json") {
+		return nil, usageError(c, "--json and --format exclude each other")
+	}
+	now := e.now()
+	switch {
+	case c.IsSet("format"):
+		t, err := render.Parse(format)
+		if err != nil {
+			return nil, usageError(c, "--format: %v", err)
+		}
+		return func(s *status.Status) error {
+			if err := render.Execute(e.stdout, t, s, now); err != nil {
+				return errorf(c, exitFailed, "--format: %v", err)
+			}
+			return nil
+		}, nil
+	case c.Bool("json") || !e.stdoutTTY:
+		return func(s *status.Status) error { return writeJSON(e.stdout, s) }, nil
+	default:
+		return func(s *status.Status) error {
+			render.Summary(e.stdout, s, now)
+			return nil
+		}, nil
+	}
+}
+
+// writeJSON prints a status as its file holds it, unknown fields included.
+func writeJSON(w io.Writer, s *status.Status) error {
+	data := s.Raw()
+	if data == nil {
+		var err error
+		if data, err = status.Encode(s); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(data)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		fmt.Fprintln(w)
+	}
+	return err
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/render"
+	"jig/status"
+	"jig/terminal"
+)
+
+func sessionListCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list the live sessions on this machine, newest first",
+		UsageText: "jig session list [--all] [--json]\n\n" +
+			"A table on a terminal, else (or with --json) a JSON array of the status files.\n" +
+			"Files that cannot be read are skipped with a warning on stderr.\n\n" +
+			"example: jig session list --all",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "all", Usage: "list sessions that have ended too (their files wait for gc)"},
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array even on a terminal"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			entries, err := dir.List()
+			if err != nil {
+				return errorf(c, exitStateDir, "%v", err)
+			}
+			live := e.liveness()
+			var list []*status.Status
+			for _, en := range e.warnSkipped(c, entries) {
+				if c.Bool("all") || live.Alive(en) {
+					list = append(list, en)
+				}
+			}
+			sort.SliceStable(list, func(i, j int) bool { return list[i].UpdatedAt.After(list[j].UpdatedAt) })
+			if c.Bool("json") || !e.stdoutTTY {
+				return writeJSONList(e, list)
+			}
+			render.Table(e.stdout, list, live.Alive, e.now())
+			return nil
+		},
+	}
+}
+
+// warnSkipped says on stderr which status files could not be read, and
+// returns the ones that could.
+func (e *env) warnSkipped(c *cli.Context, entries []status.Entry) []*status.Status {
+	var ok []*status.Status
+	for _, en := range entries {
+		if en.Err != nil {
+			fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
+			continue
+		}
+		ok = append(ok, en.Status)
+	}
+	return ok
+}
+
+// writeJSONList prints the files as one JSON array, each as written.
+func writeJSONList(e *env, list []*status.Status) error {
+	docs := make([]json.RawMessage, 0, len(list))
+	for _, s := range list {
+		docs = append(docs, s.Raw())
+	}
+	data, err := json.MarshalIndent(docs, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s\n", data)
+	return nil
+}
+
+func sessionShowCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "show",
+		Usage: "print a session's status, by id or the one running in this terminal",
+		UsageText: "jig session show [ID] [--json | --format TEMPLATE]\n\n" +
+			"Without ID, the live session in the terminal this shell runs in (see jig terminal).\n" +
+			"Output as for for-terminal. Exit 1 when there is no such session.\n\n" +
+			"example: jig session show 0190a --format '{{.State}} {{percent .Context.Percent}}'",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the status file's JSON even on a terminal"},
+			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usageError(c, "want at most one session ID, got %d arguments", c.NArg())
+			}
+			out, err := e.outputFor(c)
+			if err != nil {
+				return err
+			}
+			s, err := e.findSession(c)
+			if err != nil {
+				return err
+			}
+			return out(s)
+		},
+	}
+}
+
+func sessionPathCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "path",
+		Usage: "print the status file of a session id, or of the session in this terminal",
+		UsageText: "jig session path [ID]\n\n" +
+			"With ID, where that session's file is (or would be): the id made safe as a file name.\n" +
+			"Without, the file of the live session in this terminal; exit 1 when there is none.\n\n" +
+			"example: cat \"$(jig session path)\"",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usageError(c, "want at most one session ID, got %d arguments", c.NArg())
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			if c.NArg() == 1 {
+				if c.Args().First() == "" {
+					return usageError(c, "empty session ID")
+				}
+				fmt.Fprintln(e.stdout, dir.SessionPath(c.Args().First()))
+				return nil
+			}
+			s, err := e.findSession(c)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, dir.SessionPath(s.Session))
+			return nil
+		},
+	}
+}
+
+// findSession is the session a command names: its ID argument (alive or
+// not: the file is there), else the live session in this shell's terminal,
+// trying the innermost terminal first.
+func (e *env) findSession(c *cli.Context) (*status.Status, error) {
+	dir, err := e.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := dir.Check(status.SessionsDir); err != nil {
+		return nil, errorf(c, exitStateDir, "%v", err)
+	}
+	if id := c.Args().First(); c.NArg() == 1 {
+		if id == "" {
+			return nil, usageError(c, "empty session ID")
+		}
+		s, err := dir.Read(id)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, errorf(c, exitNone, "no session %q", id)
+		case err != nil:
+			return nil, errorf(c, stateErrorCode(err, exitBadInput), "%v", err)
+		}
+		return s, nil
+	}
+	ids := terminal.Detect(e.getenv)
+	if len(ids) == 0 {
+		return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal); name a session")
+	}
+	for _, t := range ids {
+		s, err := dir.ForTerminal(t.ID, e.liveness())
+		if err != nil {
+			return nil, errorf(c, exitStateDir, "%v", err)
+		}
+		if s != nil {
+			return s, nil
+		}
+	}
+	return nil, errorf(c, exitNone, "no live session in terminal %s", ids[0].ID)
+}
+
+func sessionGCCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "gc",
+		Usage: "remove the status files of sessions that have ended, and stale index entries",
+		UsageText: "jig session gc\n\n" +
+			"Removes the files of this machine's sessions whose process is gone (or whose pid\n" +
+			"another process took). Files it cannot read stay, with a warning.\n\n" +
+			"example: jig session gc",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			cleaned, err := dir.GC(e.liveness())
+			if err != nil {
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+			}
+			for _, en := range cleaned.Skipped {
+				fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
+			}
+			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s\n",
+				len(cleaned.Sessions), plural(len(cleaned.Sessions), "session", "sessions"),
+				cleaned.Markers, plural(cleaned.Markers, "entry", "entries"))
+			return nil
+		},
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,141 @@
+package status
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestHammer: one writer rewrites a realistic status file as fast as it can
+// while readers read it 100 000 times. Every read must be byte for byte one
+// of the versions written, and parse: a reader sees the old file or the new
+// one, never half. Every 10th read decodes the file, every 50th goes
+// through ForTerminal and must find the session.
+func TestHammer(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	reads := 100_000
+	if testing.Short() {
+		reads = 10_000
+	}
+	const readers = 4
+	var written sync.Map // sha256 of each version written -> true
+	write := func(n int) error {
+		s := realistic("hammer", os.Getpid(), "t7", n)
+		now := time.Now()
+		// The bytes Write will put in the file, recorded before it does.
+		want := *s
+		want.Normalize()
+		want.UpdatedAt = now.UTC()
+		data, err := Encode(&want)
+		if err != nil {
+			return err
+		}
+		written.Store(sha256.Sum256(data), true)
+		wrote, err := d.Write(s, now)
+		if err == nil && !wrote {
+			err = fmt.Errorf("write %d changed nothing", n)
+		}
+		return err
+	}
+	if err := write(0); err != nil {
+		t.Fatal(err)
+	}
+	var done atomic.Bool
+	var writes atomic.Int64
+	writerErr := make(chan error, 1)
+	go func() {
+		defer close(writerErr)
+		for i := 1; !done.Load(); i++ {
+			if err := write(i); err != nil {
+				writerErr <- err
+				return
+			}
+			writes.Add(1)
+		}
+	}()
+	var torn atomic.Int64
+	fail := func(format string, args ...any) {
+		if torn.Add(1) <= 5 {
+			t.Errorf(format, args...)
+		}
+	}
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range reads / readers {
+				switch {
+				case i%50 == 0:
+					got, err := d.ForTerminal("t7", Liveness{})
+					if err != nil || got == nil || len(got.Outputs) != 100 {
+						fail("reader %d, read %d: ForTerminal: %v, found %v", r, i, err, got != nil)
+					}
+				default:
+					data, err := ReadFileNoFollow(d.SessionPath("hammer"))
+					if err != nil {
+						fail("reader %d, read %d: %v", r, i, err)
+						continue
+					}
+					if _, ok := written.Load(sha256.Sum256(data)); !ok {
+						fail("reader %d, read %d: %d bytes that no write wrote", r, i, len(data))
+					}
+					if i%10 == 0 {
+						if s, err := Decode(data); err != nil || s.Session != "hammer" {
+							fail("reader %d, read %d: %v", r, i, err)
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	done.Store(true)
+	if err := <-writerErr; err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d reads during %d writes, %d torn", reads, writes.Load(), torn.Load())
+	if torn.Load() != 0 {
+		t.Errorf("%d torn or unparsable reads", torn.Load())
+	}
+	if writes.Load() < 2 {
+		t.Errorf("only %d writes happened: the readers raced nothing", writes.Load())
+	}
+}
+
+// realistic is a status of the size the contract allows at most in its
+// lists: 50 + 50 outputs, 15 recent calls, a context detail. n changes the
+// content so each write is a real one.
+func realistic(session string, pid int, term string, n int) *Status {
+	at := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	repo := "/home/ana/src/shop"
+	s := &Status{Session: session, PID: pid, Host: "", CWD: repo, AgentDir: "/home/ana/.pi/agent",
+		Terminal: ptr(term), TerminalFrom: ptr("HC_TERMINAL_ID"),
+		Terminals: []TerminalID{{From: "HC_TERMINAL_ID", ID: term}},
+		Model:     &Model{Provider: "anthropic", ID: "claude-sonnet-4-5", Name: "Claude Sonnet 4.5"},
+		Thinking:  ptr("medium"), State: Busy,
+		Context:   Context{Tokens: ptr(int64(80000 + n)), Window: ptr(int64(200000))},
+		Usage:     Usage{Input: int64(n), Output: 2000, CacheRead: 600000, CacheWrite: 70000, Cost: ptr(0.87)},
+		Tools:     Tools{Active: 7, Total: 9},
+		Ticket:    &Ticket{Key: "SHOP-142", Title: "Refunds for split orders"},
+		StartedAt: at.Add(-time.Hour),
+	}
+	for i := range 50 {
+		s.Outputs = append(s.Outputs,
+			Output{Path: fmt.Sprintf("%s/pkg%02d/file%02d.go", repo, i%7, i), Action: Changed, At: at, Repo: &repo},
+			Output{Path: fmt.Sprintf("/home/ana/notes/SHOP-142/note-%02d.md", i), Action: Created, At: at})
+	}
+	for i := range 15 {
+		s.Recent = append(s.Recent, Call{At: at.Add(-time.Duration(i) * time.Second), Tool: "edit", Decision: "allow", Outcome: OK})
+	}
+	s.ContextDetail = &ContextDetail{Window: ptr(int64(200000)), Tokens: 80000,
+		Parts: []ContextPart{{"system", 3000}, {"tools", 5000}, {"messages", 60000}, {"toolResults", 12000}}}
+	for i := range 9 {
+		s.ContextDetail.Tools = append(s.ContextDetail.Tools, ContextItem{Name: fmt.Sprintf("tool%d", i), Source: "builtin", Tokens: 600})
+	}
+	return s
+}

@@ -1,0 +1,248 @@
+package status
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// The terminal index lets a reader find "the session in terminal t7" without
+// reading every status file: terminals/<terminal>/<session> is an empty
+// marker for each terminal a session named when it was last written, and
+// terminals/.indexed/<session> says that session's markers are kept. A
+// status file without an .indexed marker (written by a writer that keeps no
+// index, or being written right now) is read directly, so the index only
+// ever narrows the search; every candidate is verified against its file.
+// Names are SafeName's, which never start with '.', so .indexed collides
+// with no terminal.
+const indexedDir = ".indexed"
+
+// index makes terminals/<terminal>/<session> exist for each terminal of s,
+// removes those of prev that s no longer names, and marks s as indexed.
+func (d *Dir) index(s, prev *Status) error {
+	name := SafeName(s.Session)
+	for _, t := range s.Terminals {
+		if err := d.mark(filepath.Join(TerminalsDir, SafeName(t.ID)), name); err != nil {
+			return err
+		}
+	}
+	if prev != nil {
+		d.unindex(prev, s)
+	}
+	return d.mark(filepath.Join(TerminalsDir, indexedDir), name)
+}
+
+// mark creates the empty file sub/name under the state dir, in a safe folder,
+// without following a symlink planted at its place.
+func (d *Dir) mark(sub, name string) error {
+	marker := d.Path(sub, name)
+	if _, err := os.Lstat(marker); err == nil {
+		return nil
+	}
+	var err error
+	// Twice: another writer may remove the folder when it empties it
+	// between our Ensure and our create.
+	for range 2 {
+		if err = d.Ensure(TerminalsDir, sub); err != nil {
+			return err
+		}
+		var f *os.File
+		f, err = os.OpenFile(marker, os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
+		if err == nil {
+			return f.Close()
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	return err
+}
+
+// unindex removes the markers of old that keep (if any) does not name.
+func (d *Dir) unindex(old, keep *Status) {
+	name := SafeName(old.Session)
+	for _, t := range old.Terminals {
+		if keep != nil && keep.hasTerminalDir(SafeName(t.ID)) {
+			continue
+		}
+		dir := d.Path(TerminalsDir, SafeName(t.ID))
+		os.Remove(filepath.Join(dir, name))
+		os.Remove(dir) // only when empty
+	}
+}
+
+// hasTerminalDir reports whether one of s's terminals has the index folder
+// name; two ids may share one (SafeName("%3") == SafeName("_3")).
+func (s *Status) hasTerminalDir(name string) bool {
+	for _, t := range s.Terminals {
+		if SafeName(t.ID) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ForTerminal finds the live session whose terminals contain id; when
+// several do, the newest updatedAt wins. It returns nil, nil when none does.
+// It reads the files the index names for id plus any the index does not
+// cover, and every status file when no index is kept.
+func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
+	if err := d.Check(SessionsDir, TerminalsDir); err != nil {
+		return nil, err
+	}
+	names, err := d.candidates(id)
+	if err != nil {
+		return nil, err
+	}
+	var best *Status
+	for _, name := range names {
+		s, err := readStatus(d.Path(SessionsDir, name+".json"))
+		if err != nil || !s.HasTerminal(id) || !live.Alive(s) {
+			continue
+		}
+		if best == nil || s.UpdatedAt.After(best.UpdatedAt) {
+			best = s
+		}
+	}
+	return best, nil
+}
+
+// candidates are the session names (file names without .json) that may run
+// in terminal id.
+func (d *Dir) candidates(id string) ([]string, error) {
+	sessions, err := sessionNames(d.Path(SessionsDir))
+	if err != nil || len(sessions) == 0 {
+		return nil, err
+	}
+	indexed, err := readNames(d.Path(TerminalsDir, indexedDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return sessions, nil // no index kept: read them all
+	}
+	if err != nil {
+		return nil, err
+	}
+	marked, err := readNames(d.Path(TerminalsDir, SafeName(id)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	covered := make(map[string]bool, len(indexed))
+	for _, n := range indexed {
+		covered[n] = true
+	}
+	wanted := make(map[string]bool, len(marked))
+	for _, n := range marked {
+		wanted[n] = true
+	}
+	var out []string
+	for _, n := range sessions {
+		if wanted[n] || !covered[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// sessionNames lists the status files in a folder by session name, leaving
+// out temp files (renameio's start with '.') and strangers.
+func sessionNames(dir string) ([]string, error) {
+	all, err := readNames(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	names := all[:0]
+	for _, n := range all {
+		if !strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".json") {
+			names = append(names, strings.TrimSuffix(n, ".json"))
+		}
+	}
+	return names, err
+}
+
+// readNames lists a folder's names, unsorted and without a stat per name.
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// Cleaned says what GC did.
+type Cleaned struct {
+	Sessions []string // the sessions whose files it removed
+	Markers  int      // the stale index markers it removed
+	Skipped  []Entry  // the files it could not read and left alone
+}
+
+// GC removes the status files of this host's sessions whose process is gone
+// (or whose pid another process took), and then every index marker that no
+// status file backs. Files of other hosts, and files it cannot read, stay:
+// it cannot tell whether their session runs.
+func (d *Dir) GC(live Liveness) (Cleaned, error) {
+	var c Cleaned
+	entries, err := d.List()
+	if err != nil {
+		return c, err
+	}
+	byName := map[string]*Status{}
+	for _, e := range entries {
+		switch {
+		case e.Err != nil:
+			c.Skipped = append(c.Skipped, e)
+		case live.Local(e.Status) && !live.Alive(e.Status):
+			if err := d.Remove(e.Status.Session); err != nil {
+				return c, err
+			}
+			c.Sessions = append(c.Sessions, e.Status.Session)
+		default:
+			byName[e.Name] = e.Status
+		}
+	}
+	n, err := d.cleanIndex(byName, c.Skipped)
+	c.Markers = n
+	return c, err
+}
+
+// cleanIndex removes the markers of sessions that are gone or no longer name
+// the marker's terminal, and empty terminal folders. Markers of files that
+// could not be read stay: the file may be mid-way through a foreign write.
+func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error) {
+	if err := d.Check(TerminalsDir); err != nil {
+		return 0, err
+	}
+	keep := map[string]bool{}
+	for _, e := range skipped {
+		keep[e.Name] = true
+	}
+	dirs, err := readNames(d.Path(TerminalsDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	for _, dir := range dirs {
+		markers, err := readNames(d.Path(TerminalsDir, dir))
+		if err != nil {
+			continue // a stranger that is not a folder
+		}
+		for _, m := range markers {
+			s := byName[m]
+			stale := s == nil || (dir != indexedDir && !s.hasTerminalDir(dir))
+			if stale && !keep[m] {
+				if os.Remove(d.Path(TerminalsDir, dir, m)) == nil {
+					removed++
+				}
+			}
+		}
+		if dir != indexedDir {
+			os.Remove(d.Path(TerminalsDir, dir)) // only when empty
+		}
+	}
+	return removed, nil
+}
