@@ -289,22 +289,9 @@ func (b *Bridge) hello(m Message) error {
 }
 
 // removeCrashed removes the files of sessions on this host whose Pi no
-// longer runs: a Pi killed hard leaves its file behind.
+// longer runs: a Pi killed hard with its bridge leaves its file behind.
 func (b *Bridge) removeCrashed() {
-	entries, err := b.Dir.List()
-	if err != nil {
-		return
-	}
-	live := status.Liveness{Host: b.Host}
-	for _, e := range entries {
-		s := e.Status
-		if s == nil || s.Session == b.session || (s.Host != "" && s.Host != b.Host) {
-			continue
-		}
-		if !live.Alive(s) {
-			b.Dir.Remove(s.Session)
-		}
-	}
+	b.Dir.GC(status.Liveness{Host: b.Host})
 }
 
 // gone is the end of stdin without "end": Pi died.

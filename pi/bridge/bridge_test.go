@@ -15,7 +15,7 @@ import (
 
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 
-func newTestBridge(t *testing.T) (*Bridge, *bytes.Buffer) {
+func newTestBridge(t testing.TB) (*Bridge, *bytes.Buffer) {
 	t.Helper()
 	dir := &status.Dir{Root: filepath.Join(t.TempDir(), "state")}
 	env := map[string]string{"TMUX": "/tmp/x", "TMUX_PANE": "%3"}
