@@ -187,13 +187,16 @@ type ContextItem struct {
 	Off    bool   `json:"off,omitempty"`
 }
 
-// Answer is the session's answer to the last request it took.
+// Answer is the session's answer to the last request it took. Covers lists
+// the ids of earlier requests merged into it while it waited, so their
+// waiters recognise the answer too (added to schema 1 by jig).
 type Answer struct {
 	ID      string    `json:"id"`
 	OK      bool      `json:"ok"`
 	Message string    `json:"message"`
 	At      time.Time `json:"at"`
 	Reload  *bool     `json:"reload,omitempty"`
+	Covers  []string  `json:"covers,omitempty"`
 }
 
 // Normalize fills the contract's defaults so lists are [] rather than null

@@ -9,5 +9,6 @@ func commands(e *env) []*cli.Command {
 		sessionCommand(e),
 		installCommand(e),
 		piCommand(e),
+		requestCommand(e),
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -11,6 +12,10 @@ import (
 // scriptCmds are the extra commands testscript files may use. Test files add
 // theirs in init, one file per area, so no two areas edit one map literal.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+
+// scriptConds are the extra [conditions] testscript files may use, added the
+// same way.
+var scriptConds = map[string]func() bool{}
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -40,6 +45,12 @@ func TestScript(t *testing.T) {
 		Cmds:                scriptCmds,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Condition: func(cond string) (bool, error) {
+			if f, ok := scriptConds[cond]; ok {
+				return f(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("JIG_STATE_DIR", env.WorkDir+"/state")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/xdg-state")

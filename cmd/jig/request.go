@@ -1,0 +1,459 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/request"
+	"jig/status"
+	"jig/terminal"
+)
+
+// defaultWait is how long a bare --wait waits for the answer; the session
+// looks for requests every 2 s.
+const defaultWait = 10 * time.Second
+
+// waitPoll is how often --wait reads the status file.
+const waitPoll = 50 * time.Millisecond
+
+func requestCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "request",
+		Usage: "ask a live session to switch a tool or a skill, or to reload when idle",
+		Subcommands: []*cli.Command{
+			requestSwitchCommand(e, "tool"),
+			requestSwitchCommand(e, "skill"),
+			requestReloadCommand(e),
+			requestTakeCommand(e),
+			requestHandleCommand(e),
+			requestShowCommand(e),
+		},
+	}
+}
+
+// targetFlags name the session a request is for.
+func targetFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "session", Usage: "the session `ID`"},
+		&cli.StringFlag{Name: "terminal", Usage: "the session running in terminal `ID` (default: this terminal)"},
+	}
+}
+
+func sendFlags() []cli.Flag {
+	return append(targetFlags(), &optionalValueFlag{&cli.GenericFlag{
+		Name:  "wait",
+		Usage: "wait for the session's answer, print it, exit 0 when ok, 1 when not (--wait=DURATION, default 10s)",
+		Value: &waitValue{},
+	}})
+}
+
+func requestSwitchCommand(e *env, kind string) *cli.Command {
+	return &cli.Command{
+		Name:  kind,
+		Usage: "turn " + kind + "s on or off for one session",
+		UsageText: fmt.Sprintf("jig request %[1]s NAME on|off [--session ID | --terminal ID] [--wait[=DURATION]]\n"+
+			"jig request %[1]s NAME=on|off [NAME=on|off ...] [...]\n\nexample: jig request %[1]s bash off --wait", kind),
+		Flags: sendFlags(),
+		Action: func(c *cli.Context) error {
+			switches, err := parseSwitches(c.Args().Slice())
+			if err != nil {
+				return usageError(c, "%v", err)
+			}
+			req := request.New(e.now())
+			if kind == "tool" {
+				req.Tools = switches
+			} else {
+				req.Skills = switches
+			}
+			return e.sendRequest(c, req)
+		},
+	}
+}
+
+func requestReloadCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "reload",
+		Usage:     "ask a session to reload once it is idle",
+		UsageText: "jig request reload [--session ID | --terminal ID] [--wait[=DURATION]]",
+		Flags:     sendFlags(),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			req := request.New(e.now())
+			req.Reload = true
+			return e.sendRequest(c, req)
+		},
+	}
+}
+
+// parseSwitches reads `NAME on|off` or `NAME=on|off ...`.
+func parseSwitches(args []string) (map[string]bool, error) {
+	if len(args) == 0 {
+		return nil, errors.New("want NAME on|off, or NAME=on|off pairs")
+	}
+	for _, a := range args {
+		if _, err := time.ParseDuration(a); err == nil {
+			return nil, fmt.Errorf("%q: a duration goes with its flag: --wait=%s", a, a)
+		}
+	}
+	if len(args) == 2 && !strings.Contains(args[0], "=") && !strings.Contains(args[1], "=") {
+		args = []string{args[0] + "=" + args[1]}
+	}
+	m := map[string]bool{}
+	for _, a := range args {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q: want NAME on|off, or NAME=on|off pairs", a)
+		}
+		if err := request.CheckName(name); err != nil {
+			return nil, fmt.Errorf("%q: %v", a, err)
+		}
+		switch val {
+		case "on":
+			m[name] = true
+		case "off":
+			m[name] = false
+		default:
+			return nil, fmt.Errorf("%q: want on or off, got %q", a, val)
+		}
+	}
+	return m, nil
+}
+
+// sendRequest writes req for the target session and, with --wait, waits for
+// its answer. Without --wait it prints the request's id.
+func (e *env) sendRequest(c *cli.Context, req *request.Request) error {
+	wait := c.Generic("wait").(*waitValue)
+	dir, err := e.stateDir()
+	if err != nil {
+		return err
+	}
+	target, err := e.liveTarget(c, dir)
+	if err != nil {
+		return err
+	}
+	if _, err := request.Send(dir, target.Session, req); err != nil {
+		return fileError(c, err)
+	}
+	if !wait.set {
+		fmt.Fprintln(e.stdout, req.ID)
+		return nil
+	}
+	return e.awaitAnswer(c, dir, target.Session, req.ID, wait.d)
+}
+
+// awaitAnswer polls the session's status file until its lastRequest answers
+// id, the session ends, or d runs out. It uses timers, not the clock, so a
+// fixed test clock does not stop it.
+func (e *env) awaitAnswer(c *cli.Context, dir *status.Dir, session, id string, d time.Duration) error {
+	timeout := time.NewTimer(d)
+	defer timeout.Stop()
+	tick := time.NewTicker(waitPoll)
+	defer tick.Stop()
+	live := e.liveness()
+	for {
+		s, err := dir.Read(session)
+		switch {
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return fileError(c, err)
+		case err != nil || !live.Alive(s):
+			return errorf(c, exitNoSession, "session %s ended before it answered request %s", session, id)
+		case request.Answered(s.LastRequest, id):
+			fmt.Fprintln(e.stdout, oneLine(s.LastRequest.Message))
+			if !s.LastRequest.OK {
+				return silent(exitNone)
+			}
+			return nil
+		}
+		select {
+		case <-timeout.C:
+			return errorf(c, exitTimeout, "no answer to request %s from session %s within %s", id, session, d)
+		case <-tick.C:
+		}
+	}
+}
+
+// liveTarget finds the live session the request is for: --session, else
+// --terminal, else the session running in this terminal.
+func (e *env) liveTarget(c *cli.Context, dir *status.Dir) (*status.Status, error) {
+	session, term := c.String("session"), c.String("terminal")
+	if session != "" && term != "" {
+		return nil, usageError(c, "give --session or --terminal, not both")
+	}
+	live := e.liveness()
+	if session != "" {
+		if err := dir.Check(status.SessionsDir); err != nil {
+			return nil, errorf(c, exitStateDir, "%v", err)
+		}
+		s, err := dir.Read(session)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fileError(c, err)
+		}
+		if err != nil || !live.Alive(s) {
+			return nil, errorf(c, exitNoSession, "no live session %s", session)
+		}
+		return s, nil
+	}
+	if term == "" {
+		t := terminal.Innermost(terminal.Detect(e.getenv))
+		if t == nil {
+			return nil, errorf(c, exitNoSession, "not in a terminal jig knows; give --session or --terminal")
+		}
+		term = t.ID
+	}
+	s, err := dir.ForTerminal(term, live)
+	if err != nil {
+		return nil, fileError(c, err)
+	}
+	if s == nil {
+		return nil, errorf(c, exitNoSession, "no live session in terminal %s", term)
+	}
+	return s, nil
+}
+
+// fileError maps a state-dir failure to its exit code.
+func fileError(c *cli.Context, err error) error {
+	if errors.Is(err, status.ErrUnsafeDir) {
+		return errorf(c, exitStateDir, "%v", err)
+	}
+	return errorf(c, exitFailed, "%v", err)
+}
+
+func requestTakeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "take",
+		Usage: "take the request waiting for a session (session side, for hooks)",
+		UsageText: "jig request take --session ID\n\n" +
+			"Prints the request as JSON and removes it; exit 1 and no output when none waits.\n" +
+			"A bad request is removed, answered ok:false in the status file, and named on stderr (exit 4).\n" +
+			"The hook answers a good one: echo '{\"lastRequest\": {...}, \"switches\": {...}}' | jig session write --session ID",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
+		Action: func(c *cli.Context) error {
+			session := c.String("session")
+			if session == "" {
+				return usageError(c, "--session is required")
+			}
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			req, answer, err := request.Take(dir, session, e.now())
+			var bad *request.BadError
+			switch {
+			case errors.As(err, &bad):
+				if answer != nil {
+					if werr := e.writeAnswer(dir, session, answer); werr != nil {
+						return errorf(c, exitFailed, "%v; answering it: %v", bad, werr)
+					}
+				}
+				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
+			case err != nil:
+				return fileError(c, err)
+			case req == nil:
+				return silent(exitNone)
+			}
+			data, err := request.Encode(req)
+			if err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			_, err = e.stdout.Write(data)
+			return err
+		},
+	}
+}
+
+// writeAnswer puts a bad request's answer into the session's status file,
+// through the status writer; a session without a status file gets none.
+func (e *env) writeAnswer(dir *status.Dir, session string, a *status.Answer) error {
+	s, err := dir.Read(session)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	s.LastRequest = a
+	_, err = dir.Write(s, e.now())
+	return err
+}
+
+func requestHandleCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "handle",
+		Usage: "take, decide and answer the waiting request (session side, for hosts that are not Go)",
+		UsageText: "jig request handle --session ID < available.json\n\n" +
+			"stdin says what the session has: {\"tools\": [...], \"active\": [...], \"hidden\": [...], \"skills\": [...]}.\n" +
+			"Takes the waiting request, decides it with the switches kept in the status file, writes lastRequest\n" +
+			"and switches there, and prints what to apply: {\"switches\", \"active\", \"skillsOff\", \"reload\", \"lastRequest\"}.\n" +
+			"Exit 1 and no output when none waits; a bad request is answered ok:false (exit 4).",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
+		Action: func(c *cli.Context) error {
+			session := c.String("session")
+			if session == "" {
+				return usageError(c, "--session is required")
+			}
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			have, err := readAvailable(e.stdin)
+			if err != nil {
+				return errorf(c, exitBadInput, "stdin: %v", err)
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			// The status file holds the kept switches and takes the answer:
+			// without it, the request stays waiting rather than be lost.
+			s, err := dir.Read(session)
+			if errors.Is(err, fs.ErrNotExist) {
+				return errorf(c, exitNoSession, "session %s has no status file; write it first", session)
+			}
+			if err != nil {
+				return fileError(c, err)
+			}
+			req, answer, err := request.Take(dir, session, e.now())
+			var bad *request.BadError
+			switch {
+			case errors.As(err, &bad):
+				if answer != nil {
+					if werr := e.writeAnswer(dir, session, answer); werr != nil {
+						return errorf(c, exitFailed, "%v; answering it: %v", bad, werr)
+					}
+				}
+				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
+			case err != nil:
+				return fileError(c, err)
+			case req == nil:
+				return silent(exitNone)
+			}
+			out := request.Resolve(req, have, s.Switches, e.now())
+			s.Switches, s.LastRequest = out.Switches, &out.Answer
+			if _, err := dir.Write(s, e.now()); err != nil {
+				return fileError(c, err)
+			}
+			data, err := json.Marshal(out)
+			if err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			fmt.Fprintf(e.stdout, "%s\n", data)
+			return nil
+		},
+	}
+}
+
+// readAvailable reads what the session has from stdin: one JSON object.
+func readAvailable(r io.Reader) (request.Available, error) {
+	var have request.Available
+	data, err := io.ReadAll(io.LimitReader(r, status.MaxFileSize+1))
+	if err != nil {
+		return have, err
+	}
+	if len(data) > status.MaxFileSize {
+		return have, fmt.Errorf("larger than %d bytes", status.MaxFileSize)
+	}
+	if err := json.Unmarshal(data, &have); err != nil {
+		return have, fmt.Errorf("want {\"tools\": [...], \"active\": [...], \"hidden\": [...], \"skills\": [...]}: %v", err)
+	}
+	return have, nil
+}
+
+func requestShowCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "print the request waiting for a session, as JSON, without taking it",
+		UsageText: "jig request show [--session ID | --terminal ID]\n\nexit 1 and no output when none waits",
+		Flags:     targetFlags(),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			session := c.String("session")
+			if session == "" || c.String("terminal") != "" {
+				s, err := e.liveTarget(c, dir)
+				if err != nil {
+					return err
+				}
+				session = s.Session
+			}
+			req, err := request.Pending(dir, session)
+			var bad *request.BadError
+			switch {
+			case errors.As(err, &bad):
+				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
+			case err != nil:
+				return fileError(c, err)
+			case req == nil:
+				return silent(exitNone)
+			}
+			data, err := request.Encode(req)
+			if err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			_, err = e.stdout.Write(data)
+			return err
+		},
+	}
+}
+
+// oneLine keeps a message on one line, for a status bar or a log.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// waitValue is --wait[=DURATION]: a bare --wait waits defaultWait.
+type waitValue struct {
+	d   time.Duration
+	set bool
+}
+
+func (w *waitValue) String() string {
+	if w == nil || !w.set {
+		return ""
+	}
+	return w.d.String()
+}
+
+func (w *waitValue) Set(v string) error {
+	switch v {
+	case "true":
+		w.d, w.set = defaultWait, true
+		return nil
+	case "false":
+		w.set = false
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("want a duration such as 10s or 500ms, got %q", v)
+	}
+	w.d, w.set = d, true
+	return nil
+}
+
+// IsBoolFlag lets the flag parser take a bare --wait, and --wait=5s.
+func (w *waitValue) IsBoolFlag() bool { return true }
+
+// optionalValueFlag is a flag whose value is optional: it never takes the
+// next argument as its value (write --wait=5s, not --wait 5s).
+type optionalValueFlag struct{ *cli.GenericFlag }
+
+func (optionalValueFlag) TakesValue() bool { return false }
+
+// String is the help line, built from this flag so it shows no placeholder.
+func (f optionalValueFlag) String() string { return cli.FlagStringer(f) }
