@@ -1,14 +1,331 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
 
-// piCommand groups what jig does for Pi.
+	"github.com/urfave/cli/v2"
+
+	"jig/transcript"
+)
+
+// piCommand groups what jig does with Pi itself; each subcommand lives
+// beside the others in its own function.
 func piCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "pi",
-		Usage: "Pi's side of jig",
+		Usage: "read Pi's sessions",
 		Subcommands: []*cli.Command{
+			piSessionsCommand(e),
+			piShowCommand(e),
 			piBridgeCommand(e),
 		},
 	}
+}
+
+// piSessionsDir is where Pi keeps its sessions: $PI_CODING_AGENT_SESSION_DIR,
+// else $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions.
+func (e *env) piSessionsDir() string {
+	if d := e.getenv("PI_CODING_AGENT_SESSION_DIR"); d != "" {
+		return e.expandHome(d)
+	}
+	if d := e.getenv("PI_CODING_AGENT_DIR"); d != "" {
+		return filepath.Join(e.expandHome(d), "sessions")
+	}
+	return filepath.Join(e.getenv("HOME"), ".pi", "agent", "sessions")
+}
+
+func (e *env) expandHome(p string) string {
+	if home := e.getenv("HOME"); home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}
+
+// piSessions reads the header of every .jsonl directly in the sessions dir
+// or one folder down (Pi's per-cwd folders), newest first.
+func (e *env) piSessions() ([]*transcript.Info, error) {
+	root := e.piSessionsDir()
+	var files []string
+	for _, pat := range []string{"*.jsonl", "*/*.jsonl"} {
+		m, err := filepath.Glob(filepath.Join(globEscape(root), pat))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, m...)
+	}
+	infos := make([]*transcript.Info, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				infos[i], _ = transcript.ReadInfo(files[i]) // not a session: left out, as Pi does
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := infos[:0]
+	for _, in := range infos {
+		if in != nil {
+			out = append(out, in)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Modified.Equal(out[j].Modified) {
+			return out[i].Modified.After(out[j].Modified)
+		}
+		return out[i].Started > out[j].Started
+	})
+	return out, nil
+}
+
+func globEscape(p string) string {
+	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
+	return r.Replace(p)
+}
+
+func piSessionsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "sessions",
+		Usage: "list Pi's sessions, newest first, from their headers",
+		UsageText: "jig pi sessions [--cwd DIR] [--json]\n\n" +
+			"example: jig pi sessions --cwd . --json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			infos, err := e.piSessions()
+			if err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			if dir := c.String("cwd"); dir != "" {
+				abs, err := filepath.Abs(dir)
+				if err != nil {
+					return errorf(c, exitUsage, "--cwd: %v", err)
+				}
+				kept := infos[:0]
+				for _, in := range infos {
+					if filepath.Clean(in.CWD) == abs {
+						kept = append(kept, in)
+					}
+				}
+				infos = kept
+			}
+			if c.Bool("json") {
+				if infos == nil {
+					infos = []*transcript.Info{}
+				}
+				data, _ := json.MarshalIndent(infos, "", "  ")
+				fmt.Fprintf(e.stdout, "%s\n", data)
+			} else if len(infos) > 0 {
+				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tNAME\tCWD\tPARENT\tFILE")
+				for _, in := range infos {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Started,
+						in.Modified.Format(time.RFC3339), size(in.Size), dash(in.Name), in.CWD, dash(in.Parent), in.File)
+				}
+				tw.Flush()
+			}
+			if len(infos) == 0 {
+				return silent(exitNone)
+			}
+			return nil
+		},
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1fK", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// lineageStep is one ancestor named by a parentSession header.
+type lineageStep struct {
+	File    string `json:"file"`
+	ID      string `json:"id,omitempty"`
+	Missing bool   `json:"missing,omitempty"`
+}
+
+// lineage follows parentSession from file to file, up to 50 steps.
+func lineage(parent string) []lineageStep {
+	var out []lineageStep
+	seen := map[string]bool{}
+	for parent != "" && !seen[parent] && len(out) < 50 {
+		seen[parent] = true
+		in, err := transcript.ReadInfo(parent)
+		if err != nil {
+			out = append(out, lineageStep{File: parent, Missing: true})
+			break
+		}
+		out = append(out, lineageStep{File: parent, ID: in.ID})
+		parent = in.Parent
+	}
+	return out
+}
+
+func piShowCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "show",
+		Usage: "show what a Pi session's transcript says: model, thinking, totals, outputs, recent calls",
+		UsageText: "jig pi show FILE|ID [--json]\n\n" +
+			"example: jig pi show ~/.pi/agent/sessions/--home-me-src--/2026-04-15T14-06-36-868Z_c8920823.jsonl",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError(c, "takes one FILE or session ID")
+			}
+			file, err := e.findPiSession(c.Args().First())
+			if err != nil {
+				return errorf(c, exitNoSession, "%v", err)
+			}
+			r := transcript.NewReader(file)
+			r.Home = e.getenv("HOME")
+			if err := r.Update(); err != nil {
+				return errorf(c, exitBadInput, "%v", err)
+			}
+			d := r.Derive(transcript.NewRepoFinder().Repo)
+			lin := lineage(d.Header.ParentSession)
+			for _, b := range d.BadLines {
+				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s:%d: skipped: %s\n", file, b.Line, b.Reason)
+			}
+			if d.Skipped > len(d.BadLines) {
+				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s: %d more lines skipped\n", file, d.Skipped-len(d.BadLines))
+			}
+			if tail := r.Unread(); tail > 0 {
+				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s: last line has no newline yet (%d bytes), not read\n", file, tail)
+			}
+			if c.Bool("json") {
+				data, _ := json.MarshalIndent(struct {
+					*transcript.Derived
+					Lineage []lineageStep `json:"lineage"`
+				}{d, lin}, "", "  ")
+				fmt.Fprintf(e.stdout, "%s\n", data)
+				return nil
+			}
+			printShow(e, d, lin)
+			return nil
+		},
+	}
+}
+
+// findPiSession takes a file path, or a session id (or the start of one) to
+// look up in Pi's sessions dir.
+func (e *env) findPiSession(arg string) (string, error) {
+	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
+		return arg, nil
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	infos, err := e.piSessions()
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, in := range infos {
+		if in.ID == arg {
+			return in.File, nil
+		}
+		if strings.HasPrefix(in.ID, arg) {
+			found = append(found, in.File)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return "", fmt.Errorf("%s: no such file or session in %s", arg, e.piSessionsDir())
+	}
+	return "", fmt.Errorf("%s: %d sessions start with it; give more of the id", arg, len(found))
+}
+
+func printShow(e *env, d *transcript.Derived, lin []lineageStep) {
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	h := d.Header
+	fmt.Fprintf(w, "session\t%s\n", h.ID)
+	fmt.Fprintf(w, "file\t%s\n", d.File)
+	fmt.Fprintf(w, "format\tv%d\n", h.Version)
+	fmt.Fprintf(w, "started\t%s\n", h.Timestamp)
+	fmt.Fprintf(w, "cwd\t%s\n", h.CWD)
+	if d.Name != "" {
+		fmt.Fprintf(w, "name\t%s\n", d.Name)
+	}
+	for i, s := range lin {
+		label := ""
+		if i == 0 {
+			label = "lineage"
+		}
+		switch {
+		case s.Missing:
+			fmt.Fprintf(w, "%s\t← %s (missing)\n", label, s.File)
+		default:
+			fmt.Fprintf(w, "%s\t← %s (%s)\n", label, s.ID, s.File)
+		}
+	}
+	model := "-"
+	if d.Model != nil {
+		model = d.Model.Provider + "/" + d.Model.ID
+	}
+	fmt.Fprintf(w, "model\t%s\n", model)
+	fmt.Fprintf(w, "thinking\t%s\n", d.Thinking)
+	cost := "unknown (a call had no price)"
+	if d.Usage.Cost != nil {
+		cost = fmt.Sprintf("$%.4f", *d.Usage.Cost)
+	}
+	fmt.Fprintf(w, "usage\tinput %d, output %d, cache read %d, cache write %d, cost %s\n",
+		d.Usage.Input, d.Usage.Output, d.Usage.CacheRead, d.Usage.CacheWrite, cost)
+	ctx := "unknown until the next reply (compacted)"
+	if d.ContextTokens != nil {
+		ctx = fmt.Sprintf("%d tokens", *d.ContextTokens)
+	}
+	fmt.Fprintf(w, "context\t%s\n", ctx)
+	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
+	w.Flush()
+	fmt.Fprintf(e.stdout, "\noutputs (%d)\n", len(d.Outputs))
+	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, o := range d.Outputs {
+		repo := "-"
+		if o.Repo != nil {
+			repo = *o.Repo
+		}
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", o.Action, o.At.Format(time.RFC3339), o.Path, repo)
+	}
+	w.Flush()
+	fmt.Fprintf(e.stdout, "\nrecent calls (%d, newest first)\n", len(d.Recent))
+	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, c := range d.Recent {
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", c.At.Format(time.RFC3339), c.Tool, dash(c.Action), c.Outcome)
+	}
+	w.Flush()
 }

@@ -8,8 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/engine"
 	"jig/status"
 	"jig/terminal"
+	"jig/transcript"
 )
 
 func sessionCommand(e *env) *cli.Command {
@@ -31,15 +33,32 @@ func sessionWriteCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "write",
 		Usage: "write a session's status file from what the agent says on stdin",
-		UsageText: "jig session write --session ID [--pid N] [--end] < fields.json\n\n" +
+		UsageText: "jig session write --session ID [--pid N] [--transcript FILE] [--end] < fields.json\n\n" +
 			`example: echo '{"state":"busy","model":{"provider":"anthropic","id":"claude-sonnet-4-5","name":"Claude Sonnet 4.5"}}' | jig session write --session 0190a`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "session", Usage: "the agent's session `ID` (required)"},
 			&cli.IntFlag{Name: "pid", Usage: "the agent's process `N` (default: the parent process)"},
 			&cli.BoolFlag{Name: "end", Usage: "the session is over: remove its file"},
+			&cli.StringFlag{Name: "transcript", Usage: "derive model, usage, context, outputs and recent calls from Pi's session `FILE` (stdin still wins)"},
 		},
 		Action: func(c *cli.Context) error {
 			id := c.String("session")
+			var derived *transcript.Derived
+			if file := c.String("transcript"); file != "" && !c.Bool("end") {
+				dir, err := e.stateDir()
+				if err != nil {
+					return err
+				}
+				if derived, err = e.readTranscript(dir, id, file); err != nil {
+					if errors.Is(err, status.ErrUnsafeDir) || errors.Is(err, status.ErrSymlink) {
+						return errorf(c, exitStateDir, "%v", err)
+					}
+					return errorf(c, exitBadInput, "%v", err)
+				}
+				if id == "" {
+					id = derived.Header.ID
+				}
+			}
 			if id == "" {
 				return usageError(c, "--session is required")
 			}
@@ -67,7 +86,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 			if pid == 0 {
 				pid = os.Getppid()
 			}
-			s, err := e.buildStatus(dir, id, pid, live)
+			s, err := e.buildStatus(dir, id, pid, derived, live)
 			if err != nil {
 				return errorf(c, stateErrorCode(err, exitBadInput), "%v", err)
 			}
@@ -79,9 +98,10 @@ func sessionWriteCommand(e *env) *cli.Command {
 	}
 }
 
-// buildStatus lays what the agent says live over the previous file and fills
-// what the environment knows and nobody said.
-func (e *env) buildStatus(dir *status.Dir, id string, pid int, live []byte) (*status.Status, error) {
+// buildStatus lays the transcript and what the agent says live over the
+// previous file (engine.Build) and fills what the environment knows and
+// nobody said.
+func (e *env) buildStatus(dir *status.Dir, id string, pid int, derived *transcript.Derived, live []byte) (*status.Status, error) {
 	if err := dir.Check(status.SessionsDir); err != nil {
 		return nil, err
 	}
@@ -89,22 +109,18 @@ func (e *env) buildStatus(dir *status.Dir, id string, pid int, live []byte) (*st
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	var prevStatus *status.Status
 	if prev != nil {
-		if _, err := status.Decode(prev); err != nil {
-			prev = nil // a corrupt previous file is replaced, not merged
-		}
+		prevStatus, _ = status.Decode(prev) // a corrupt previous file is replaced, not merged
 	}
-	merged, err := status.Merge(prev, live)
-	if err != nil {
-		return nil, errors.New("stdin: " + err.Error())
-	}
-	s, err := status.Decode(merged)
+	s, err := engine.Build(prevStatus, derived, live)
 	if err != nil {
 		return nil, errors.New("stdin: " + err.Error())
 	}
 	s.Session, s.PID = id, pid
-	if s.Schema == 0 {
-		s.Schema = status.Schema
+	if derived != nil && s.SessionFile == nil {
+		f := derived.File
+		s.SessionFile = &f
 	}
 	e.fillFromEnvironment(s)
 	return s, nil

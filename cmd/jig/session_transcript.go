@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"jig/status"
+	"jig/transcript"
+)
+
+// cursorsDir holds, per session, where `jig session write --transcript`
+// stopped reading, so a hook after every tool call reads only what Pi
+// appended since.
+const cursorsDir = "cursors"
+
+// readTranscript reads Pi's session file from the saved cursor on, derives
+// the status fields and saves the new cursor (0600, one step).
+func (e *env) readTranscript(dir *status.Dir, id, file string) (*transcript.Derived, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	key := id
+	if key == "" {
+		key = abs
+	}
+	cursorPath := dir.Path(cursorsDir, status.SafeName(key)+".json")
+	var r *transcript.Reader
+	if err := dir.Check(cursorsDir); err != nil {
+		return nil, err
+	}
+	data, err := status.ReadFileNoFollow(cursorPath)
+	switch {
+	case err == nil:
+		r, _ = transcript.RestoreReader(abs, data) // a stale or foreign cursor is dropped
+	case errors.Is(err, status.ErrSymlink):
+		return nil, err
+	case !errors.Is(err, fs.ErrNotExist):
+		// an unreadable cursor costs one full read, nothing more
+	}
+	if r == nil {
+		r = transcript.NewReader(abs)
+	}
+	r.Home = e.getenv("HOME")
+	if err := r.Update(); err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	d := r.Derive(transcript.NewRepoFinder().Repo)
+	data, err = r.MarshalCursor()
+	if err != nil {
+		return nil, err
+	}
+	if err := dir.Ensure(cursorsDir); err != nil {
+		return nil, err
+	}
+	if err := status.WriteFileAtomic(cursorPath, data); err != nil {
+		return nil, err
+	}
+	return d, nil
+}

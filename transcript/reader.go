@@ -1,0 +1,598 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"syscall"
+	"time"
+)
+
+// Limits.
+const (
+	HeaderWindow = 64 << 10 // the header must end within the first 64 KB
+	MaxLine      = 32 << 20 // a longer line is skipped unread (Pi would parse it)
+	maxBadKept   = 1000     // bad lines remembered for warnings (all are counted)
+	chunk        = 256 << 10
+	tailLen      = 64 // bytes before the cursor that must not change
+)
+
+// ErrNotSession is returned for a file whose first JSON line is not a Pi
+// session header.
+var ErrNotSession = errors.New("not a Pi session file: no session header in the first 64 KB")
+
+// Header is the session's first line.
+type Header struct {
+	Version       int    `json:"version"` // 1 when absent
+	ID            string `json:"id"`
+	Timestamp     string `json:"timestamp"`
+	CWD           string `json:"cwd"`
+	ParentSession string `json:"parentSession,omitempty"` // v1: branchedFrom
+	Provider      string `json:"provider,omitempty"`      // v1 headers only
+	ModelID       string `json:"modelId,omitempty"`
+	ThinkingLevel string `json:"thinkingLevel,omitempty"`
+}
+
+// BadLine is a line Pi would skip: not one JSON object, or too long.
+type BadLine struct {
+	Line   int    `json:"line"`
+	Offset int64  `json:"offset"`
+	Reason string `json:"reason"`
+}
+
+// node is one entry's place in the tree and what holds on the branch
+// ending at it. Entries inherit from their parent, so the branch of any
+// leaf is known without walking it.
+type node struct {
+	parent      int32 // index in nodes, -1 for a root
+	model       int32 // latest model_change or assistant model on the branch
+	modelChange int32 // latest model_change on the branch
+	thinking    int32 // index in strs, -1: off
+	calls       int32 // the newest tool call on the branch, index in calls
+	compacted   bool  // a compaction is on the branch
+	hasValid    bool  // an assistant with usage, not aborted or error, since the root or the compaction
+	validTokens int64 // its calculateContextTokens
+	trailing    int64 // estimated tokens of the context messages after it
+}
+
+// call is one tool call on some branch.
+type call struct {
+	prev    int32 // the call before it on its branch
+	tool    int32 // index in strs
+	action  uint8
+	outcome uint8
+	at      int64 // unix ms: when the model asked for it
+}
+
+// pendingCall waits for its toolResult.
+type pendingCall struct {
+	call int32 // index in calls, -1 once the calls were dropped
+	tool string
+	path string // for read, write and edit
+}
+
+// output is a file a successful write or edit touched.
+type output struct {
+	created bool
+	at      int64
+}
+
+// Reader reads one transcript incrementally: each Update reads only the
+// bytes appended since the last one, unless the file was replaced, shrank or
+// was rewritten, in which case it starts again. A Reader is not safe for
+// concurrent use.
+type Reader struct {
+	// Home expands a leading ~ in tool paths, as Pi does; empty leaves such
+	// paths as written.
+	Home string
+
+	path string
+
+	// cursor
+	dev, ino  uint64
+	size      int64
+	offset    int64
+	lineNo    int
+	headHash  uint64
+	headLen   int64
+	tail      []byte
+	hasHeader bool
+
+	header   Header
+	ordinal  int  // Pi's index of the next parsed line (the header is 0)
+	partial  bool // restored from a cursor: only the leaf's node is known
+	newer1x  bool // the file shows Pi 1.x (system messages, usage or context_edit entries)
+	nodes    []node
+	ids      map[string]int32 // entry id → node (files with ids)
+	leaf     int32
+	leafID   string
+	calls    []call
+	pending  map[string]pendingCall
+	outputs  map[string]*output
+	touched  map[string]bool
+	strs     []string
+	strIdx   map[string]int32
+	models   []modelRef
+	modelIdx map[modelRef]int32
+	name     string
+
+	totals  usageTotals
+	entries int
+	bad     []BadLine
+	badN    int
+
+	sc  scanner
+	ln  line
+	buf []byte
+}
+
+type modelRef struct{ Provider, ID string }
+
+type usageTotals struct {
+	Input, Output, CacheRead, CacheWrite int64
+	Cost                                 float64
+	Unpriced                             int // usages with no cost
+}
+
+// NewReader prepares to read the transcript at path. It does no I/O.
+func NewReader(path string) *Reader {
+	r := &Reader{path: path}
+	r.reset()
+	return r
+}
+
+// Path is the transcript's path.
+func (r *Reader) Path() string { return r.path }
+
+// Unread is how many bytes follow the last complete line when Update last
+// looked: a line Pi is still writing.
+func (r *Reader) Unread() int64 { return r.size - r.offset }
+
+// Offset is how many bytes have been consumed: complete lines only.
+func (r *Reader) Offset() int64 { return r.offset }
+
+func (r *Reader) reset() {
+	*r = Reader{Home: r.Home, path: r.path, sc: r.sc, buf: r.buf}
+	r.leaf = -1
+	r.ids = map[string]int32{}
+	r.pending = map[string]pendingCall{}
+	r.outputs = map[string]*output{}
+	r.touched = map[string]bool{}
+	r.strIdx = map[string]int32{}
+	r.modelIdx = map[modelRef]int32{}
+}
+
+// Update reads what was appended since the last call. A last line without
+// its newline is left for later: Pi may be writing it.
+func (r *Reader) Update() error {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", r.path)
+	}
+	var dev, ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		dev, ino = uint64(st.Dev), uint64(st.Ino)
+	}
+	if r.offset > 0 && !r.same(f, dev, ino, fi.Size()) {
+		r.reset()
+	}
+	r.dev, r.ino, r.size = dev, ino, fi.Size()
+	err = r.read(f)
+	if errors.Is(err, errBranchUnknown) {
+		// a restored cursor knows only the leaf; a new branch off an older
+		// entry needs the whole file
+		r.reset()
+		r.dev, r.ino, r.size = dev, ino, fi.Size()
+		err = r.read(f)
+	}
+	if err != nil {
+		return err
+	}
+	if r.offset > 0 {
+		r.tail = r.tail[:0]
+		n := min(r.offset, tailLen)
+		r.tail = append(r.tail, make([]byte, n)...)
+		if _, err := f.ReadAt(r.tail, r.offset-n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// same reports whether the file is still the one read up to r.offset: the
+// same inode, not shorter, the same header line and the same bytes just
+// before the cursor (Pi rewrites a file in place when it migrates it).
+func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
+	if dev != r.dev || ino != r.ino || size < r.offset {
+		return false
+	}
+	if r.headLen > 0 {
+		h, err := hashRange(f, 0, r.headLen)
+		if err != nil || h != r.headHash {
+			return false
+		}
+	}
+	if len(r.tail) > 0 {
+		got := make([]byte, len(r.tail))
+		if _, err := f.ReadAt(got, r.offset-int64(len(got))); err != nil || !bytes.Equal(got, r.tail) {
+			return false
+		}
+	}
+	return true
+}
+
+func hashRange(f *os.File, off, n int64) (uint64, error) {
+	h := fnv.New64a()
+	if _, err := io.Copy(h, io.NewSectionReader(f, off, n)); err != nil {
+		return 0, err
+	}
+	return h.Sum64(), nil
+}
+
+var errBranchUnknown = errors.New("entry on a branch the cursor does not hold")
+
+// read consumes complete lines from r.offset on.
+func (r *Reader) read(f *os.File) error {
+	if cap(r.buf) < chunk {
+		r.buf = make([]byte, 0, chunk)
+	}
+	buf := r.buf[:0]
+	pos := r.offset   // file position of buf[0]
+	skipping := false // inside an over-long line
+	var skipStart int64
+	for {
+		if len(buf) == cap(buf) {
+			if len(buf) >= MaxLine {
+				if !skipping {
+					skipping, skipStart = true, pos
+				}
+				pos += int64(len(buf))
+				buf = buf[:0]
+			} else {
+				nb := make([]byte, len(buf), 2*cap(buf))
+				copy(nb, buf)
+				buf = nb
+			}
+		}
+		n, err := f.ReadAt(buf[len(buf):cap(buf)], pos+int64(len(buf)))
+		buf = buf[:len(buf)+n]
+		// consume every complete line in buf
+		start := 0
+		for {
+			nl := bytes.IndexByte(buf[start:], '\n')
+			if nl < 0 {
+				break
+			}
+			ln := buf[start : start+nl]
+			lineOff := pos + int64(start)
+			r.lineNo++
+			if skipping {
+				skipping = false
+				r.badLine(skipStart, "longer than 32 MB")
+			} else if perr := r.line(ln, lineOff); perr != nil {
+				return perr
+			}
+			start += nl + 1
+			r.offset = pos + int64(start)
+		}
+		if start > 0 {
+			rest := copy(buf, buf[start:])
+			pos += int64(start)
+			buf = buf[:rest]
+		}
+		if err == io.EOF || n == 0 && err == nil {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if cap(buf) <= 4*chunk {
+		r.buf = buf[:0]
+	} else {
+		r.buf = nil // do not keep a huge line's buffer
+	}
+	if !r.hasHeader && r.offset >= HeaderWindow {
+		return ErrNotSession
+	}
+	return nil
+}
+
+func (r *Reader) badLine(off int64, reason string) {
+	r.badN++
+	if len(r.bad) < maxBadKept {
+		r.bad = append(r.bad, BadLine{Line: r.lineNo, Offset: off, Reason: reason})
+	}
+}
+
+// line handles one complete line (without its newline).
+func (r *Reader) line(b []byte, off int64) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil // Pi skips blank lines silently
+	}
+	if r.lineNo == 1 && bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		b = b[3:] // Pi trims the file, which drops a byte-order mark
+	}
+	l := &r.ln
+	if !parseLine(&r.sc, b, l) {
+		r.badLine(off, "not one JSON object")
+		return nil
+	}
+	if !r.hasHeader {
+		if l.typ != "session" || !l.hasID || off+int64(len(b)) >= HeaderWindow {
+			return ErrNotSession
+		}
+		r.setHeader(l)
+		r.headLen = off + int64(len(b)) + 1
+		f, err := os.Open(r.path)
+		if err == nil {
+			r.headHash, _ = hashRange(f, 0, r.headLen)
+			f.Close()
+		}
+		r.ordinal = 1
+		return nil
+	}
+	ord := r.ordinal
+	r.ordinal++
+	if l.typ == "session" {
+		return nil // a second header is no entry (Pi filters it out)
+	}
+	return r.entry(l, ord)
+}
+
+func (r *Reader) setHeader(l *line) {
+	r.hasHeader = true
+	v := int(l.version)
+	if v == 0 {
+		v = 1
+	}
+	parent := l.parentSession
+	if parent == "" {
+		parent = l.branchedFrom
+	}
+	model := l.modelID
+	if model == "" {
+		model = l.modelLegacy
+	}
+	r.header = Header{Version: v, ID: l.id, Timestamp: l.timestamp, CWD: l.cwd, ParentSession: parent,
+		Provider: l.provider, ModelID: model, ThinkingLevel: l.thinkingLevel}
+}
+
+// v1ID is the id jig gives a v1 entry: its index among the parsed lines,
+// the index Pi's migration uses for firstKeptEntryIndex.
+func v1ID(ordinal int) string { return fmt.Sprintf("%08x", ordinal) }
+
+func (r *Reader) intern(s string) int32 {
+	if i, ok := r.strIdx[s]; ok {
+		return i
+	}
+	i := int32(len(r.strs))
+	r.strs = append(r.strs, s)
+	r.strIdx[s] = i
+	return i
+}
+
+func (r *Reader) model(provider, id string) int32 {
+	m := modelRef{provider, id}
+	if i, ok := r.modelIdx[m]; ok {
+		return i
+	}
+	i := int32(len(r.models))
+	r.models = append(r.models, m)
+	r.modelIdx[m] = i
+	return i
+}
+
+// entry adds one entry to the tree and the running totals.
+func (r *Reader) entry(l *line, ordinal int) error {
+	// place in the tree
+	id, parent := l.id, int32(-1)
+	if r.header.Version < 2 {
+		id = v1ID(ordinal) // Pi's migration chains v1 entries in file order
+		parent = r.leaf
+	} else {
+		if !l.hasID {
+			id = v1ID(ordinal)
+		}
+		if l.hasParent {
+			p, ok := r.ids[l.parentID]
+			switch {
+			case ok:
+				parent = p
+			case r.partial:
+				return errBranchUnknown
+			}
+		}
+	}
+	n := node{parent: -1, model: -1, modelChange: -1, thinking: -1, calls: -1}
+	if parent >= 0 {
+		n = r.nodes[parent]
+		n.parent = parent
+	}
+	r.entries++
+
+	switch l.typ {
+	case "message":
+		if l.hasMsg {
+			r.messageEntry(l, &n)
+		}
+	case "model_change":
+		model := l.modelID
+		if model == "" {
+			model = l.modelLegacy
+		}
+		n.model = r.model(l.provider, model)
+		n.modelChange = n.model
+	case "thinking_level_change":
+		n.thinking = r.intern(l.thinkingLevel)
+	case "compaction":
+		n.compacted, n.hasValid = true, false
+		r.addUsage(&l.usage)
+	case "branch_summary":
+		if l.summaryLen > 0 {
+			n.trailing += estimate(l.summaryLen)
+		}
+		r.addUsage(&l.usage)
+	case "custom_message":
+		n.trailing += estimate(l.content.chars("custom"))
+	case "session_info":
+		if l.hasName && l.name != "" {
+			r.name = trimJS(l.name)
+		}
+	case "usage":
+		r.newer1x = true
+		r.addUsage(&l.usage)
+	case "context_edit":
+		r.newer1x = true
+	}
+
+	idx := int32(len(r.nodes))
+	r.nodes = append(r.nodes, n)
+	r.ids[id] = idx
+	r.leaf, r.leafID = idx, id
+	if r.header.Version < 2 {
+		delete(r.ids, id) // v1 parents are implicit; keep the map small
+	}
+	return nil
+}
+
+func (r *Reader) messageEntry(l *line, n *node) {
+	m := &l.message
+	ts := entryTime(l.timestamp, m)
+	switch m.role {
+	case "assistant":
+		r.addUsage(&m.usage)
+		if m.provider != "" || m.model != "" {
+			n.model = r.model(m.provider, m.model)
+		}
+		if m.usage.present && m.stopReason != "aborted" && m.stopReason != "error" {
+			n.hasValid, n.validTokens, n.trailing = true, m.usage.contextTokens(), 0
+		} else {
+			n.trailing += estimate(m.content.chars("assistant"))
+		}
+		for _, tc := range m.content.toolCalls {
+			r.addCall(n, &tc, ts)
+		}
+		return
+	case "toolResult":
+		r.addUsage(&m.nested)
+		r.result(m, ts)
+	case "system":
+		r.newer1x = true
+	}
+	if m.role == "bashExecution" {
+		n.trailing += estimate(m.commandLen + m.outputLen)
+	} else {
+		n.trailing += estimate(m.content.chars(m.role))
+	}
+}
+
+func (r *Reader) addUsage(u *usageVals) {
+	if !u.present {
+		return
+	}
+	t := &r.totals
+	t.Input += int64(u.input)
+	t.Output += int64(u.output)
+	t.CacheRead += int64(u.cacheRead)
+	t.CacheWrite += int64(u.cacheWrite)
+	if u.priced {
+		t.Cost += u.cost
+	} else {
+		t.Unpriced++
+	}
+}
+
+func (r *Reader) addCall(n *node, tc *toolCall, at int64) {
+	name := toolName(tc.name)
+	c := call{prev: n.calls, tool: r.intern(name), action: actionOf(name, tc), outcome: outcomePending, at: at}
+	idx := int32(len(r.calls))
+	r.calls = append(r.calls, c)
+	n.calls = idx
+	if tc.id != "" {
+		p := pendingCall{call: idx, tool: name}
+		if name == "read" || name == "write" || name == "edit" {
+			p.path = tc.path
+		}
+		r.pending[tc.id] = p
+	}
+}
+
+// result joins a toolResult to its call.
+func (r *Reader) result(m *message, at int64) {
+	p, ok := r.pending[m.toolCallID]
+	if !ok {
+		return
+	}
+	delete(r.pending, m.toolCallID)
+	if p.call >= 0 && int(p.call) < len(r.calls) {
+		r.calls[p.call].outcome = outcomeOK
+		if m.isError {
+			r.calls[p.call].outcome = outcomeError
+		}
+	}
+	if m.isError || p.path == "" {
+		return
+	}
+	path := ResolvePath(r.header.CWD, r.Home, p.path)
+	switch p.tool {
+	case "read":
+		r.touched[path] = true
+	case "write", "edit":
+		o := r.outputs[path]
+		if o == nil {
+			// from the transcript alone: a write to a path the session had
+			// not touched before created it
+			o = &output{created: p.tool == "write" && !r.touched[path]}
+			r.outputs[path] = o
+		}
+		r.touched[path] = true
+		if at > o.at {
+			o.at = at
+		}
+	}
+}
+
+// entryTime is the entry's ISO timestamp, else the message's unix ms.
+func entryTime(iso string, m *message) int64 {
+	if iso != "" {
+		if t, err := time.Parse(time.RFC3339Nano, iso); err == nil {
+			return t.UnixMilli()
+		}
+	}
+	if m != nil && m.hasTimestamp {
+		return int64(m.timestamp)
+	}
+	return 0
+}
+
+// trimJS trims like JavaScript's String.prototype.trim for common input.
+func trimJS(s string) string {
+	return string(bytes.TrimSpace([]byte(s)))
+}
+
+// toolName keeps a tool's name only when it looks like one: a model may
+// call a tool that does not exist with any text as its name.
+func toolName(s string) string {
+	if s == "" || len(s) > 64 {
+		return "unknown"
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == ':') {
+			return "unknown"
+		}
+	}
+	return s
+}

@@ -1,0 +1,429 @@
+package transcript
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"strconv"
+)
+
+// scanner walks one line of JSON. It accepts exactly what JavaScript's
+// JSON.parse accepts (Pi's loader skips every line JSON.parse rejects), and
+// hands the few fields jig needs to callbacks without building a generic
+// value. Nesting that jig does not read is skipped iteratively, so a line of
+// a million '[' costs memory, not stack.
+type scanner struct {
+	b     []byte
+	i     int
+	stack []byte
+}
+
+// plain marks the bytes a string may hold without a second look.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) peek() byte {
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// str reads the string at s.i. It returns the raw bytes between the quotes,
+// and adj, what the escapes change in the UTF-16 length: each escape is one
+// code unit but two or six bytes.
+func (s *scanner) str() (raw []byte, adj int, ok bool) {
+	b := s.b
+	i := s.i + 1
+	start := i
+	for {
+		// eight bytes at a time while none is '"', '\\' or a control byte
+		for i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			q, bs := w^(ones*'"'), w^(ones*'\\')
+			if ((q-ones)&^q|(bs-ones)&^bs|(w-ones*0x20)&^w)&highs != 0 {
+				break
+			}
+			i += 8
+		}
+		for i < len(b) && plain[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return nil, 0, false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			s.i = i + 1
+			return b[start:i], adj, true
+		case c < 0x20:
+			return nil, 0, false
+		}
+		i++ // the backslash
+		if i >= len(b) {
+			return nil, 0, false
+		}
+		switch b[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i++
+			adj--
+		case 'u':
+			if i+4 >= len(b) || !hex(b[i+1]) || !hex(b[i+2]) || !hex(b[i+3]) || !hex(b[i+4]) {
+				return nil, 0, false
+			}
+			i += 5
+			adj -= 5
+		default:
+			return nil, 0, false
+		}
+	}
+}
+
+func hex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// text decodes a raw string (escapes are rare in the fields jig keeps).
+func text(raw []byte, adj int) string {
+	if adj == 0 {
+		return string(raw)
+	}
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	var v string
+	json.Unmarshal(q, &v)
+	return v
+}
+
+// utf16Len is JavaScript's .length of a string whose raw JSON bytes are raw:
+// one unit per UTF-8 sequence, two for four-byte ones, escapes adjusted by adj.
+func utf16Len(raw []byte, adj int) int {
+	n := 0
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		w := uint64(raw[i]) | uint64(raw[i+1])<<8 | uint64(raw[i+2])<<16 | uint64(raw[i+3])<<24 |
+			uint64(raw[i+4])<<32 | uint64(raw[i+5])<<40 | uint64(raw[i+6])<<48 | uint64(raw[i+7])<<56
+		if w&0x8080808080808080 == 0 {
+			n += 8
+			continue
+		}
+		for _, c := range raw[i : i+8] {
+			n += units(c)
+		}
+	}
+	for _, c := range raw[i:] {
+		n += units(c)
+	}
+	return n + adj
+}
+
+func units(c byte) int {
+	switch {
+	case c < 0x80:
+		return 1
+	case c < 0xC0:
+		return 0 // continuation
+	case c >= 0xF0:
+		return 2 // a surrogate pair in UTF-16
+	}
+	return 1
+}
+
+func (s *scanner) lit(word string) bool {
+	if len(s.b)-s.i >= len(word) && string(s.b[s.i:s.i+len(word)]) == word {
+		s.i += len(word)
+		return true
+	}
+	return false
+}
+
+// number reads a JSON number and returns its raw bytes.
+func (s *scanner) number() ([]byte, bool) {
+	b, i := s.b, s.i
+	start := i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return nil, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, false
+		}
+	}
+	s.i = i
+	return b[start:i], true
+}
+
+// scalar reads one string, number or literal.
+func (s *scanner) scalar() bool {
+	switch c := s.peek(); c {
+	case '"':
+		_, _, ok := s.str()
+		return ok
+	case 't':
+		return s.lit("true")
+	case 'f':
+		return s.lit("false")
+	case 'n':
+		return s.lit("null")
+	default:
+		_, ok := s.number()
+		return ok
+	}
+}
+
+// key reads `"name" :` and leaves s.i at the value.
+func (s *scanner) key() ([]byte, bool) {
+	s.ws()
+	if s.peek() != '"' {
+		return nil, false
+	}
+	raw, adj, ok := s.str()
+	if !ok {
+		return nil, false
+	}
+	if adj != 0 {
+		raw = []byte(text(raw, adj))
+	}
+	s.ws()
+	if s.peek() != ':' {
+		return nil, false
+	}
+	s.i++
+	s.ws()
+	return raw, true
+}
+
+// skip validates and passes over one value, without recursion.
+func (s *scanner) skip() bool {
+	st := s.stack[:0]
+	defer func() { s.stack = st[:0] }()
+	for {
+		s.ws()
+		switch s.peek() {
+		case '{':
+			s.i++
+			s.ws()
+			if s.peek() == '}' {
+				s.i++
+				break
+			}
+			st = append(st, '{')
+			if _, ok := s.key(); !ok {
+				return false
+			}
+			continue
+		case '[':
+			s.i++
+			s.ws()
+			if s.peek() == ']' {
+				s.i++
+				break
+			}
+			st = append(st, '[')
+			continue
+		default:
+			if !s.scalar() {
+				return false
+			}
+		}
+		// after a value: close containers or move to the next member
+		for {
+			if len(st) == 0 {
+				return true
+			}
+			s.ws()
+			c, top := s.peek(), st[len(st)-1]
+			if c == ',' {
+				s.i++
+				if top == '{' {
+					if _, ok := s.key(); !ok {
+						return false
+					}
+				}
+				break
+			}
+			if top == '{' && c == '}' || top == '[' && c == ']' {
+				s.i++
+				st = st[:len(st)-1]
+				continue
+			}
+			return false
+		}
+	}
+}
+
+// object walks an object's members; field must consume each value.
+func (s *scanner) object(field func(key []byte) bool) bool {
+	s.ws()
+	if s.peek() != '{' {
+		return false
+	}
+	s.i++
+	s.ws()
+	if s.peek() == '}' {
+		s.i++
+		return true
+	}
+	for {
+		k, ok := s.key()
+		if !ok || !field(k) {
+			return false
+		}
+		s.ws()
+		switch s.peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// array walks an array's elements; elem must consume each value.
+func (s *scanner) array(elem func() bool) bool {
+	s.ws()
+	if s.peek() != '[' {
+		return false
+	}
+	s.i++
+	s.ws()
+	if s.peek() == ']' {
+		s.i++
+		return true
+	}
+	for {
+		s.ws()
+		if !elem() {
+			return false
+		}
+		s.ws()
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// strOr reads a string value into *dst; any other value is skipped and
+// leaves *dst alone (a field of the wrong type counts as absent).
+func (s *scanner) strOr(dst *string) bool {
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	raw, adj, ok := s.str()
+	if ok {
+		*dst = text(raw, adj)
+	}
+	return ok
+}
+
+// strLen reads a string value and returns its JavaScript length; -1 when
+// the value is not a string.
+func (s *scanner) strLen() (int, bool) {
+	if s.peek() != '"' {
+		return -1, s.skip()
+	}
+	raw, adj, ok := s.str()
+	return utf16Len(raw, adj), ok
+}
+
+// num reads a number into *dst; other values are skipped.
+func (s *scanner) num(dst *float64, set *bool) bool {
+	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
+		return s.skip()
+	}
+	raw, ok := s.number()
+	if !ok {
+		return false
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err == nil {
+		*dst = v
+		if set != nil {
+			*set = true
+		}
+	}
+	return true
+}
+
+// boolean reads true or false into *dst; other values are skipped.
+func (s *scanner) boolean(dst *bool) bool {
+	switch s.peek() {
+	case 't':
+		*dst = true
+		return s.lit("true")
+	case 'f':
+		*dst = false
+		return s.lit("false")
+	}
+	return s.skip()
+}
+
+// raw consumes a value and returns its bytes.
+func (s *scanner) raw() ([]byte, bool) {
+	start := s.i
+	ok := s.skip()
+	return s.b[start:s.i], ok
+}
+
+// line checks that b is exactly one JSON object (surrounding whitespace
+// allowed) after the caller parsed it from s.i == 0.
+func (s *scanner) end() bool {
+	s.ws()
+	return s.i == len(s.b)
+}
