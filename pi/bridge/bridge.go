@@ -20,8 +20,11 @@ import (
 	"sync"
 	"time"
 
+	"jig/engine"
+	"jig/request"
 	"jig/status"
 	"jig/terminal"
+	"jig/transcript"
 )
 
 // Message is one line from the extension. Type says which fields count.
@@ -140,21 +143,37 @@ type Bridge struct {
 	live      []byte // the live fields, as one JSON object
 	tools     []Tool
 	skills    []Skill
-	calls     []status.Call // oldest first
+	reader    *transcript.Reader // the session's transcript, read incrementally
+	repos     *transcript.RepoFinder
+	last      *status.Status // the last status built, for what only live knew
+	calls     []liveCall     // this process's calls, oldest first
 	callIndex map[string]int
-	paths     map[string]string // call id → file path of a write or edit
-	existed   map[string]bool   // call id → the file existed at tool_call
-	outputs   []status.Output   // newest first
-	sizes     []byte            // the last ContextSizes, as one JSON object
+	outputs   map[string]status.Output // path → created or changed, as the file was at tool_call
+	sizes     []byte                   // the last ContextSizes, as one JSON object
 	switches  status.Switches
 	answer    *status.Answer
-	pending   *pendingRequest
+	pending   *request.Outcome // sent to the extension, not yet applied
 }
 
 // New makes a bridge writing into dir.
 func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
-	return &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, live: []byte("{}"),
-		callIndex: map[string]int{}, paths: map[string]string{}, existed: map[string]bool{}}
+	b := &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host}
+	b.reset()
+	return b
+}
+
+// reset forgets the session: a new one starts.
+func (b *Bridge) reset() {
+	*b = Bridge{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host, out: b.out, live: []byte("{}"),
+		callIndex: map[string]int{}, outputs: map[string]status.Output{}, repos: transcript.NewRepoFinder()}
+}
+
+// liveCall is a tool call as the extension saw it: what the transcript
+// cannot say (the file's state at tool_call, jig-core's decision).
+type liveCall struct {
+	tool, path               string
+	existed                  bool
+	action, decision, answer string
 }
 
 // Run reads the extension's lines until "end" or the end of in, looking
@@ -271,8 +290,14 @@ func (b *Bridge) hello(m Message) error {
 	}
 	if b.session != "" && b.session != m.Session {
 		b.Dir.Remove(b.session)
-		*b = Bridge{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host, out: b.out, live: []byte("{}"),
-			callIndex: map[string]int{}, paths: map[string]string{}, existed: map[string]bool{}}
+		b.reset()
+	}
+	if b.reader == nil || b.file != m.SessionFile {
+		b.reader = nil
+		if m.SessionFile != "" {
+			b.reader = transcript.NewReader(m.SessionFile)
+			b.reader.Home = b.Getenv("HOME")
+		}
 	}
 	b.session, b.pid, b.file = m.Session, m.PID, m.SessionFile
 	b.startedAt = b.Now().UTC()
@@ -304,50 +329,24 @@ func (b *Bridge) gone() {
 }
 
 func (b *Bridge) call(c CallEvent) {
-	now := b.Now().UTC()
+	i, ok := b.callIndex[c.ID]
+	if !ok {
+		i = len(b.calls)
+		b.callIndex[c.ID] = i
+		b.calls = append(b.calls, liveCall{tool: c.Tool})
+	}
 	switch c.Phase {
 	case "start":
-		if _, ok := b.callIndex[c.ID]; ok {
-			return
-		}
-		b.callIndex[c.ID] = len(b.calls)
-		b.calls = append(b.calls, status.Call{At: now, Tool: c.Tool, Outcome: status.Pending})
-		if c.Path != "" {
-			b.paths[c.ID], b.existed[c.ID] = c.Path, c.Existed
-		}
+		b.calls[i].path, b.calls[i].existed = c.Path, c.Existed
 	case "end":
-		i, ok := b.callIndex[c.ID]
-		if !ok {
-			b.call(CallEvent{Phase: "start", ID: c.ID, Tool: c.Tool})
-			i = b.callIndex[c.ID]
-		}
-		b.calls[i].Outcome = status.OK
-		if c.Error {
-			b.calls[i].Outcome = status.Error
-		}
-		if p, ok := b.paths[c.ID]; ok && !c.Error {
-			action := status.Changed
-			if !b.existed[c.ID] {
-				action = status.Created
+		if p := b.calls[i].path; p != "" && !c.Error {
+			o := status.Output{Path: p, Action: status.Changed, At: b.Now().UTC()}
+			if !b.calls[i].existed || b.outputs[p].Action == status.Created {
+				o.Action = status.Created // created once stays created
 			}
-			b.addOutput(status.Output{Path: p, Action: action, At: now})
+			b.outputs[p] = o
 		}
 	}
-}
-
-// addOutput puts o first; a path already listed keeps "created" if it was
-// created in this session.
-func (b *Bridge) addOutput(o status.Output) {
-	for i, old := range b.outputs {
-		if old.Path == o.Path {
-			if old.Action == status.Created {
-				o.Action = status.Created
-			}
-			b.outputs = append(b.outputs[:i], b.outputs[i+1:]...)
-			break
-		}
-	}
-	b.outputs = append([]status.Output{o}, b.outputs...)
 }
 
 func (b *Bridge) decide(d DecisionEvent) {
@@ -355,16 +354,26 @@ func (b *Bridge) decide(d DecisionEvent) {
 	if !ok {
 		return
 	}
-	b.calls[i].Action, b.calls[i].Decision, b.calls[i].Answer = d.Action, d.Decision, d.Answer
+	b.calls[i].action, b.calls[i].decision, b.calls[i].answer = d.Action, d.Decision, d.Answer
 }
 
-// Status is the file's content now.
+// Status is the file's content now: the transcript (read up to its end),
+// then what Pi said live over it (engine.Build), then what the bridge
+// itself knows.
 func (b *Bridge) Status() (*status.Status, error) {
-	s, err := status.Decode(b.live)
+	var derived *transcript.Derived
+	if b.reader != nil {
+		// Pi writes the transcript lazily: until its first reply there is none.
+		if err := b.reader.Update(); err == nil {
+			derived = b.reader.Derive(b.repos.Repo)
+		}
+	}
+	s, err := engine.Build(b.last, derived, b.liveWithOutputs())
 	if err != nil {
-		return nil, fmt.Errorf("bridge: live: %v", err)
+		return nil, fmt.Errorf("bridge: %v", err)
 	}
 	s.Schema, s.Session, s.PID, s.Host = status.Schema, b.session, b.pid, b.Host
+	s.SessionFile = nil
 	if b.file != "" {
 		f := b.file
 		s.SessionFile = &f
@@ -377,12 +386,8 @@ func (b *Bridge) Status() (*status.Status, error) {
 	if s.CWD == "" {
 		s.CWD, _ = os.Getwd()
 	}
-	recent := make([]status.Call, 0, status.MaxRecent)
-	for i := len(b.calls) - 1; i >= 0 && len(recent) < status.MaxRecent; i-- {
-		recent = append(recent, b.calls[i])
-	}
-	s.Recent = recent
-	s.Outputs = append([]status.Output(nil), b.outputs...)
+	b.addDecisions(s.Recent)
+	s.ContextDetail = nil
 	if b.sizes != nil {
 		var c ContextSizes
 		if err := json.Unmarshal(b.sizes, &c); err == nil {
@@ -392,7 +397,45 @@ func (b *Bridge) Status() (*status.Status, error) {
 	s.Switches = b.switches
 	s.LastRequest = b.answer
 	s.StartedAt = b.startedAt
+	b.last = s
 	return s, nil
+}
+
+// liveWithOutputs is the live fields plus the outputs whose action only
+// the live agent knows (the file existed or not at tool_call).
+func (b *Bridge) liveWithOutputs() []byte {
+	if len(b.outputs) == 0 {
+		return b.live
+	}
+	outs := make([]status.Output, 0, len(b.outputs))
+	for _, o := range b.outputs {
+		outs = append(outs, o)
+	}
+	patch, _ := json.Marshal(map[string]any{"outputs": outs})
+	merged, err := status.Merge(b.live, patch)
+	if err != nil {
+		return b.live
+	}
+	return merged
+}
+
+// addDecisions gives the transcript's recent calls (newest first) the
+// decisions jig-core announced for them: the newest calls of both lists
+// are the same calls as long as their tools agree.
+func (b *Bridge) addDecisions(recent []status.Call) {
+	j := len(b.calls) - 1
+	for i := range recent {
+		if j < 0 || b.calls[j].tool != recent[i].Tool {
+			return
+		}
+		if c := b.calls[j]; c.decision != "" {
+			recent[i].Decision, recent[i].Answer = c.decision, c.answer
+			if c.action != "" {
+				recent[i].Action = c.action
+			}
+		}
+		j--
+	}
 }
 
 func (b *Bridge) write() error {
@@ -407,16 +450,6 @@ func (b *Bridge) write() error {
 		return fmt.Errorf("bridge: %v", err)
 	}
 	return nil
-}
-
-// ready tells the extension what the kept switches mean now, before the
-// session's first prompt.
-func (b *Bridge) ready() {
-	_, active, skillsOff, _, _ := b.resolve(&request{})
-	if len(b.switches.Tools) == 0 {
-		active = nil // nothing switched: leave Pi's tools as they are
-	}
-	b.send(Reply{Type: "ready", Active: active, SkillsOff: skillsOff, Switches: b.switches})
 }
 
 func (b *Bridge) send(r Reply) {
