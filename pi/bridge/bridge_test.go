@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/request"
 	"jig/status"
 )
 
@@ -155,4 +156,116 @@ func TestNotJSONIsAnErrorNotACrash(t *testing.T) {
 		t.Error("hello without a session was taken")
 	}
 	handle(t, b, `{"type":"from-the-future"}`)
+}
+
+func TestRequestIsAppliedThenAnswered(t *testing.T) {
+	b, out := newTestBridge(t)
+	handle(t, b, hello("s1"),
+		`{"type":"inventory","tools":[{"name":"read","active":true},{"name":"bash","active":true},{"name":"ghost","hidden":true}],"skills":[{"name":"pdf"}]}`)
+	out.Reset()
+	if _, err := request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1",
+		Tools: map[string]bool{"bash": false, "ghost": true, "nope": true}, Skills: map[string]bool{"pdf": false}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CheckRequests(); err != nil {
+		t.Fatal(err)
+	}
+	rs := replies(t, out)
+	if len(rs) != 1 || rs[0].Type != "apply" || rs[0].ID != "r1" || strings.Join(rs[0].Active, ",") != "read" ||
+		strings.Join(rs[0].SkillsOff, ",") != "pdf" || rs[0].Switches.Tools["bash"] {
+		t.Fatalf("replies %+v, want one apply with read active and pdf off", rs)
+	}
+	if _, err := os.Stat(request.Path(b.Dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("the request file was not taken: %v", err)
+	}
+	if read(t, b, "s1").LastRequest != nil {
+		t.Error("answered before the extension applied the request")
+	}
+	handle(t, b, `{"type":"applied","applied":{"id":"r1","active":["read"]}}`)
+	s := read(t, b, "s1")
+	a := s.LastRequest
+	if a == nil || a.ID != "r1" || a.OK || !strings.Contains(a.Message, "bash off") || !strings.Contains(a.Message, "nope") ||
+		!strings.Contains(a.Message, "ghost") {
+		t.Errorf("answer %+v, want r1 not ok, naming bash off, nope and ghost", a)
+	}
+	if s.Switches.Tools["bash"] != false || s.Switches.Skills["pdf"] != false || len(s.Switches.Tools) != 1 {
+		t.Errorf("switches %+v, want bash and pdf off", s.Switches)
+	}
+
+	// After a reload the same Pi says hello again: the switches come back
+	// from the file and "ready" says what they mean.
+	b2, out2 := newTestBridge(t)
+	b2.Dir = b.Dir
+	handle(t, b2, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true},{"name":"bash","active":true}]}`,
+		`{"type":"live","live":{"state":"idle"},"ready":true}`)
+	rs = replies(t, out2)
+	if len(rs) != 1 || rs[0].Type != "ready" || strings.Join(rs[0].Active, ",") != "read" {
+		t.Errorf("replies %+v, want ready with only read active", rs)
+	}
+}
+
+func TestABadRequestIsAnsweredAndDropped(t *testing.T) {
+	b, out := newTestBridge(t)
+	handle(t, b, hello("s1"))
+	os.MkdirAll(b.Dir.Path(status.RequestsDir), 0o700)
+	if err := os.WriteFile(request.Path(b.Dir, "s1"), []byte(`{"schema":1,"id":"r9","tools":"all"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b.CheckRequests()
+	if rs := replies(t, out); len(rs) != 0 {
+		t.Errorf("a bad request was sent on: %+v", rs)
+	}
+	if a := read(t, b, "s1").LastRequest; a == nil || a.ID != "r9" || a.OK {
+		t.Errorf("answer %+v, want r9 not ok", a)
+	}
+}
+
+func TestOutputsSayCreatedOrChanged(t *testing.T) {
+	b, _ := newTestBridge(t)
+	handle(t, b, hello("s1"),
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"write","path":"/p/new.txt"}}`,
+		`{"type":"call","call":{"phase":"end","id":"c1","tool":"write"}}`,
+		`{"type":"call","call":{"phase":"start","id":"c2","tool":"edit","path":"/p/old.txt","existed":true}}`,
+		`{"type":"call","call":{"phase":"end","id":"c2","tool":"edit"}}`,
+		`{"type":"call","call":{"phase":"start","id":"c3","tool":"edit","path":"/p/bad.txt","existed":true}}`,
+		`{"type":"call","call":{"phase":"end","id":"c3","tool":"edit","error":true}}`,
+		// Editing a file this session created leaves it created.
+		`{"type":"call","call":{"phase":"start","id":"c4","tool":"edit","path":"/p/new.txt","existed":true}}`,
+		`{"type":"call","call":{"phase":"end","id":"c4","tool":"edit"}}`)
+	got := map[string]string{}
+	for _, o := range read(t, b, "s1").Outputs {
+		got[o.Path] = o.Action
+	}
+	if len(got) != 2 || got["/p/new.txt"] != status.Created || got["/p/old.txt"] != status.Changed {
+		t.Errorf("outputs %v, want new.txt created and old.txt changed", got)
+	}
+}
+
+func TestTranscriptGivesUsageAndRecentWithDecisions(t *testing.T) {
+	b, _ := newTestBridge(t)
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	lines := []string{
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/p"}`,
+		`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls -la secret"}}],"provider":"p","model":"m","usage":{"input":10,"output":5,"cacheRead":2,"cacheWrite":0,"totalTokens":17,"cost":{"input":0.1,"output":0.2,"cacheRead":0,"cacheWrite":0,"total":0.3}},"stopReason":"toolUse","timestamp":1795980001000}}`,
+		`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-11-29T10:00:02.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"x"}],"isError":false,"timestamp":1795980002000}}`,
+	}
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handle(t, b, `{"type":"hello","session":"s1","pid":`+itoa(os.Getpid())+`,"sessionFile":"`+file+`"}`,
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"bash"}}`,
+		`{"type":"decision","decision":{"id":"c1","action":"list","decision":"allow","answer":"fine"}}`,
+		`{"type":"call","call":{"phase":"end","id":"c1","tool":"bash"}}`)
+	s := read(t, b, "s1")
+	if s.Usage.Input != 10 || s.Usage.Output != 5 || s.Usage.CacheRead != 2 || s.Usage.Cost == nil {
+		t.Errorf("usage %+v, want the transcript's", s.Usage)
+	}
+	if len(s.Recent) != 1 || s.Recent[0].Tool != "bash" || s.Recent[0].Outcome != status.OK ||
+		s.Recent[0].Decision != "allow" || s.Recent[0].Answer != "fine" || s.Recent[0].Action != "list" {
+		t.Errorf("recent %+v, want bash ok, allowed, with its answer", s.Recent)
+	}
+	data, _ := os.ReadFile(b.Dir.SessionPath("s1"))
+	if strings.Contains(string(data), "secret") {
+		t.Errorf("an argument value reached the file:\n%s", data)
+	}
 }
