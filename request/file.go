@@ -92,9 +92,11 @@ func Send(dir *status.Dir, session string, req *Request) (*Request, error) {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
-		if waiting, perr := Parse(data); err == nil && perr == nil {
-			out = Merge(waiting, req)
-		} // a bad waiting file is no request: it is replaced
+		if err == nil {
+			if waiting, perr := Parse(data); perr == nil {
+				out = Merge(waiting, req)
+			} // a bad waiting file is no request: it is replaced
+		}
 	}
 	data, err := Encode(out)
 	if err != nil {
@@ -144,10 +146,7 @@ func Take(dir *status.Dir, session string, now time.Time) (*Request, *status.Ans
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil // the cheap, common case: nothing waits
 	}
-	claim, err := claimName(dir, session)
-	if err != nil {
-		return nil, nil, err
-	}
+	claim := claimName(dir, session)
 	unlock, err := lock(dir)
 	if err != nil {
 		return nil, nil, err
@@ -175,12 +174,12 @@ func Take(dir *status.Dir, session string, now time.Time) (*Request, *status.Ans
 	return req, nil, nil
 }
 
-func claimName(dir *status.Dir, session string) (string, error) {
+// claimName is a private name in requests/: hidden (no reader lists it)
+// and random (no two takers share it).
+func claimName(dir *status.Dir, session string) string {
 	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return dir.Path(status.RequestsDir, ".claim-"+status.SafeName(session)+"-"+hex.EncodeToString(b[:])), nil
+	rand.Read(b[:])
+	return dir.Path(status.RequestsDir, ".claim-"+status.SafeName(session)+"-"+hex.EncodeToString(b[:]))
 }
 
 // readClaim reads a claimed file without following a link or blocking on a

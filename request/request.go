@@ -35,9 +35,11 @@
 // ([Available]) and its current switches: the next switches (keep them in
 // the session and in the status file's switches, so a reload or a resume
 // keeps them), the tools to set active, the skills to leave out, whether to
-// reload, and the answer for lastRequest. [Apply] re-applies kept switches,
-// for a session that starts or reloads. The host (the Pi bridge, a hook)
-// only carries the outcome out; no deciding happens outside this package.
+// reload, and the answer for lastRequest. [Handle] is Take and Resolve in
+// one step, for a session that polls. [Apply] re-applies kept switches, for
+// a session that starts, reloads or resumes. The host (the Pi bridge, a
+// hook through `jig request handle`) only carries the outcome out; no
+// deciding happens outside this package.
 package request
 
 import (
@@ -83,9 +85,7 @@ func New(now time.Time) *Request {
 // random bits. Only letters, digits and '-'.
 func NewID(now time.Time) string {
 	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic("request: no randomness: " + err.Error()) // crypto/rand does not fail on supported systems
-	}
+	rand.Read(b[:]) // never fails: it crashes the program rather than return an error
 	return strconv.FormatInt(now.UnixMilli(), 36) + "-" + hex.EncodeToString(b[:])
 }
 

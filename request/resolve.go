@@ -136,3 +136,27 @@ func copyMap(m map[string]bool) map[string]bool {
 	}
 	return c
 }
+
+// Handle is Take and Resolve in one step, for a session that polls:
+//   - nil, nil when no request waits;
+//   - out, nil for a good request, decided;
+//   - out, *BadError for a bad request with an id: out changes nothing
+//     (current switches, Active as they stand) and out.Answer is ok:false;
+//   - nil, *BadError for a bad request without an id: nothing to answer;
+//   - nil, err when the folder cannot be used.
+//
+// The host applies out whatever it holds, and writes out.Switches and
+// out.Answer (as lastRequest) into its status file.
+func Handle(dir *status.Dir, session string, have Available, current status.Switches, now time.Time) (*Outcome, error) {
+	req, answer, err := Take(dir, session, now)
+	switch {
+	case answer != nil:
+		active, skillsOff := Apply(have, current)
+		sw := status.Switches{Tools: copyMap(current.Tools), Skills: copyMap(current.Skills)}
+		return &Outcome{Switches: sw, Active: active, SkillsOff: skillsOff, Answer: *answer}, err
+	case err != nil || req == nil:
+		return nil, err
+	}
+	out := Resolve(req, have, current, now)
+	return &out, nil
+}

@@ -1,6 +1,7 @@
 package request
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -101,5 +102,37 @@ func TestApplyAfterRestart(t *testing.T) {
 	}
 	if want := []string{"xlsx"}; !reflect.DeepEqual(off, want) {
 		t.Errorf("skills off %v, want %v", off, want)
+	}
+}
+
+func TestHandle(t *testing.T) {
+	dir := newDir(t)
+	kept := status.Switches{Tools: map[string]bool{"bash": false}, Skills: map[string]bool{}}
+	if out, err := Handle(dir, "s", have, kept, now); out != nil || err != nil {
+		t.Fatalf("nothing waiting: Handle = %+v, %v", out, err)
+	}
+
+	r := New(now)
+	r.Tools["grep"] = true
+	Send(dir, "s", r)
+	out, err := Handle(dir, "s", have, kept, now)
+	if err != nil || out.Answer.ID != r.ID || !out.Answer.OK ||
+		!reflect.DeepEqual(out.Active, []string{"read", "edit", "write", "grep"}) {
+		t.Fatalf("good request: Handle = %+v, %v", out, err)
+	}
+
+	dir.Ensure(status.RequestsDir)
+	writeFile(`{"schema":2,"id":"r9","tools":{"grep":true}}`)(t, Path(dir, "s"))
+	out, err = Handle(dir, "s", have, kept, now)
+	var bad *BadError
+	if !errors.As(err, &bad) || out == nil || out.Answer.ID != "r9" || out.Answer.OK ||
+		!reflect.DeepEqual(out.Switches, kept) || !reflect.DeepEqual(out.Active, []string{"read", "edit", "write"}) {
+		t.Fatalf("bad request with an id: Handle = %+v, %v", out, err)
+	}
+
+	writeFile(`{"schema":1}`)(t, Path(dir, "s"))
+	out, err = Handle(dir, "s", have, kept, now)
+	if !errors.As(err, &bad) || out != nil {
+		t.Fatalf("bad request without an id: Handle = %+v, %v", out, err)
 	}
 }

@@ -182,7 +182,10 @@ func (e *env) awaitAnswer(c *cli.Context, dir *status.Dir, session, id string, d
 }
 
 // liveTarget finds the live session the request is for: --session, else
-// --terminal, else the session running in this terminal.
+// --terminal, else the session running in this terminal. Unlike the read
+// commands it looks only at the innermost terminal: an outer id (the WezTerm
+// pane around tmux) is shared by every tmux pane in it, and a switch must
+// not land on an agent in a neighbouring pane.
 func (e *env) liveTarget(c *cli.Context, dir *status.Dir) (*status.Status, error) {
 	session, term := c.String("session"), c.String("terminal")
 	if session != "" && term != "" {
@@ -221,10 +224,7 @@ func (e *env) liveTarget(c *cli.Context, dir *status.Dir) (*status.Status, error
 
 // fileError maps a state-dir failure to its exit code.
 func fileError(c *cli.Context, err error) error {
-	if errors.Is(err, status.ErrUnsafeDir) {
-		return errorf(c, exitStateDir, "%v", err)
-	}
-	return errorf(c, exitFailed, "%v", err)
+	return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 }
 
 func requestTakeCommand(e *env) *cli.Command {
@@ -323,25 +323,22 @@ func requestHandleCommand(e *env) *cli.Command {
 			if err != nil {
 				return fileError(c, err)
 			}
-			req, answer, err := request.Take(dir, session, e.now())
+			out, err := request.Handle(dir, session, have, s.Switches, e.now())
 			var bad *request.BadError
-			switch {
-			case errors.As(err, &bad):
-				if answer != nil {
-					if werr := e.writeAnswer(dir, session, answer); werr != nil {
-						return errorf(c, exitFailed, "%v; answering it: %v", bad, werr)
-					}
-				}
-				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
-			case err != nil:
+			if err != nil && !errors.As(err, &bad) {
 				return fileError(c, err)
-			case req == nil:
+			}
+			if out == nil && bad == nil {
 				return silent(exitNone)
 			}
-			out := request.Resolve(req, have, s.Switches, e.now())
-			s.Switches, s.LastRequest = out.Switches, &out.Answer
-			if _, err := dir.Write(s, e.now()); err != nil {
-				return fileError(c, err)
+			if out != nil {
+				s.Switches, s.LastRequest = out.Switches, &out.Answer
+				if _, werr := dir.Write(s, e.now()); werr != nil {
+					return fileError(c, werr)
+				}
+			}
+			if bad != nil {
+				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
 			}
 			data, err := json.Marshal(out)
 			if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,26 +15,6 @@ import (
 
 // Script commands for the request_*.txt scripts.
 func init() {
-	// exitcode N PROG ARGS...: run PROG like exec and require exit code N;
-	// stdout and stderr are kept for the next checks.
-	scriptCmds["exitcode"] = func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) < 2 {
-			ts.Fatalf("usage: exitcode N PROG ARGS...")
-		}
-		want, err := strconv.Atoi(args[0])
-		ts.Check(err)
-		got := 0
-		if err := ts.Exec(args[1], args[2:]...); err != nil {
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) {
-				ts.Fatalf("%s: %v", args[1], err)
-			}
-			got = ee.ExitCode()
-		}
-		if got != want {
-			ts.Fatalf("%s exited %d, want %d", args[1], got, want)
-		}
-	}
 	// livepid VAR: VAR is the pid of the test binary, which runs for the
 	// whole script: a live session's pid.
 	scriptCmds["livepid"] = func(ts *testscript.TestScript, neg bool, args []string) {
