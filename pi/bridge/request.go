@@ -15,18 +15,17 @@ func (b *Bridge) CheckRequests() error {
 	if b.session == "" || b.pending != nil {
 		return nil
 	}
-	req, bad, err := request.Take(b.Dir, b.session, b.Now())
-	if bad != nil {
-		b.answer = bad // a bad request with an id is answered, not applied
+	out, err := request.Handle(b.Dir, b.session, b.available(), b.switches, b.Now())
+	if out != nil && err != nil {
+		b.answer = &out.Answer // a bad request with an id: answered, nothing applied
 		return b.write()
 	}
-	if err != nil || req == nil {
+	if err != nil || out == nil {
 		return err
 	}
-	out := request.Resolve(req, b.available(), b.switches, b.Now())
 	b.switches = out.Switches
-	b.pending = &out
-	b.send(Reply{Type: "apply", ID: req.ID, Active: out.Active, SkillsOff: out.SkillsOff, Switches: out.Switches, Reload: out.Reload})
+	b.pending = out
+	b.send(Reply{Type: "apply", ID: out.Answer.ID, Active: out.Active, SkillsOff: out.SkillsOff, Switches: out.Switches, Reload: out.Reload})
 	return nil
 }
 
