@@ -259,6 +259,36 @@ func (p *piProc) record(line string) {
 	p.mu.Unlock()
 }
 
+// output is what Pi printed so far, one line each.
+func (p *piProc) output() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.log...)
+}
+
+// bridgePid is the pid of the jig bridge Pi runs now, 0 when none.
+func (p *piProc) bridgePid() int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open || s[open+1:close] != "jig" {
+			continue
+		}
+		fields := strings.Fields(s[close+1:])
+		if len(fields) > 1 && fields[1] == fmt.Sprint(p.cmd.Process.Pid) && fields[0] != "Z" {
+			var pid int
+			fmt.Sscan(filepath.Base(filepath.Dir(f)), &pid)
+			return pid
+		}
+	}
+	return 0
+}
+
 // send writes one RPC command.
 func (p *piProc) send(cmd map[string]any) {
 	p.w.t.Helper()
@@ -524,6 +554,42 @@ func testSession(t *testing.T, version string) {
 		t.Errorf("after a reload, the model was offered %v again", offered)
 	}
 
+	// /session-file says where the file is and the terminal it names.
+	p.send(map[string]any{"type": "prompt", "message": "/session-file"}) // the notice comes before the response
+	where := p.waitEvent("the /session-file notice", func(ev map[string]any) bool {
+		return ev["type"] == "extension_ui_request" && ev["method"] == "notify"
+	})
+	if msg, _ := where["message"].(string); !strings.Contains(msg, w.statusPath(id)) || !strings.Contains(msg, "terminal: %9") {
+		t.Errorf("/session-file said %q, want %s and terminal %%9", msg, w.statusPath(id))
+	}
+
+	// A reader asks for a reload: 1.x runs it once idle (a new bridge takes
+	// over); 0.x cannot, and the answer says so.
+	before := p.bridgePid()
+	req := exec.Command(w.jig, "request", "reload", "--session", id, "--wait")
+	req.Env = w.env()
+	out, err := req.CombinedOutput()
+	_, answered := w.waitStatus(id, "the reload answer", func(s *status.Status) bool {
+		return s.LastRequest != nil && s.LastRequest.Reload != nil
+	})
+	if strings.HasPrefix(version, "0.") {
+		if err == nil || answered.LastRequest.OK || !strings.Contains(answered.LastRequest.Message, "/session-reload") {
+			t.Errorf("0.x reload request: %v %s, answer %+v; want not ok, pointing at /session-reload", err, out, answered.LastRequest)
+		}
+	} else {
+		if err != nil || !answered.LastRequest.OK {
+			t.Errorf("reload request: %v %s, answer %+v", err, out, answered.LastRequest)
+		}
+		deadline := time.Now().Add(waitLimit)
+		for p.bridgePid() == before || p.bridgePid() == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("no reload: the bridge is still %d", before)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		w.waitStatus(id, "the session after the requested reload", func(s *status.Status) bool { return s.Tools.Active == 3 })
+	}
+
 	// A model and a thinking change show at once.
 	p.call(map[string]any{"type": "set_model", "provider": "scripted", "modelId": "mock-reasoner"})
 	w.waitStatus(id, "the new model and its window", func(s *status.Status) bool {
@@ -580,6 +646,23 @@ func testLife(t *testing.T, w *world) {
 	w.waitStatus(newID, "the new session", func(s *status.Status) bool { return true })
 	w.waitGone(w.statusPath(nextID), "the file of the session left by new_session")
 	next.quit()
+
+	// Without jig, the extension says so once and Pi works as before.
+	lost := w.startPi("JIG_BIN=" + filepath.Join(w.home, "no-such-jig"))
+	note := lost.waitEvent("the not-found notice", func(ev map[string]any) bool {
+		return ev["type"] == "extension_ui_request" && ev["method"] == "notify"
+	})
+	if msg, _ := note["message"].(string); !strings.Contains(msg, "jig: not found") {
+		t.Errorf("notice %q, want jig: not found", msg)
+	}
+	w.model.Queue(text("works without jig"))
+	lost.prompt("still working?")
+	lost.quit()
+	for _, line := range lost.output() {
+		if strings.Contains(line, `"method":"notify"`) && strings.Contains(line, "jig:") && !strings.Contains(line, "jig: not found") {
+			t.Errorf("a second notice from the extension without jig: %s", line)
+		}
+	}
 
 	// A child Pi writes nothing, even after a turn.
 	child := w.startPi("JIG_PARENT_SESSION=" + newID)
