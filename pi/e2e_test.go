@@ -477,6 +477,9 @@ func testSession(t *testing.T, version string) {
 	data, after := w.waitStatus(id, "idle after the turn", func(s *status.Status) bool {
 		return s.State == status.Idle && len(s.Recent) == 5 && s.Recent[0].Outcome != status.Pending
 	})
+	if os.Getenv("JIG_E2E_DUMP") != "" {
+		t.Logf("status after the turn:\n%s", data)
+	}
 	for _, secret := range secrets {
 		if strings.Contains(string(data), secret) {
 			t.Errorf("the status file holds the argument value %q:\n%s", secret, data)
@@ -508,6 +511,25 @@ func testSession(t *testing.T, version string) {
 	if after.ContextDetail == nil || len(after.ContextDetail.Parts) == 0 || after.ContextDetail.Tokens == 0 {
 		t.Errorf("contextDetail %+v, want parts", after.ContextDetail)
 	}
+
+	// Another turn of 12 calls: recent keeps the newest 15.
+	for i := 0; i < 12; i++ {
+		w.model.Queue(toolCall(fmt.Sprintf("call_more_%d", i), "read", map[string]any{"path": "new.txt"}))
+	}
+	w.model.Queue(text("read them all"))
+	p.prompt("read more")
+	_, more := w.waitStatus(id, "idle after 17 calls", func(s *status.Status) bool {
+		return s.State == status.Idle && len(s.Recent) == status.MaxRecent && s.Recent[0].Outcome == status.OK
+	})
+	for i, c := range more.Recent {
+		if c.Tool != "read" && i < 12 || i > 0 && c.At.After(more.Recent[i-1].At) {
+			t.Errorf("recent[%d] = %+v: want the 12 reads first, newest first", i, c)
+		}
+	}
+	if more.Recent[12].Tool != "edit" || more.Recent[12].Outcome != status.Error {
+		t.Errorf("recent[12] = %+v, want the failing edit", more.Recent[12])
+	}
+	checkUsage(t, *more.SessionFile, more.Usage)
 
 	// A reader turns bash off; the model is no longer offered it.
 	w.request(id, "tool", "bash", "off")
