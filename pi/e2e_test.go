@@ -95,6 +95,7 @@ type world struct {
 	jig                      string
 	home, agent, work, state string
 	skill                    string // a skill's SKILL.md, loaded with --skill
+	decider                  string // an extension announcing jig:decision events
 	model                    *scriptedmodel.Server
 }
 
@@ -135,6 +136,17 @@ func newWorld(t *testing.T, version string) *world {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(w.skill, []byte("---\nname: demo-notes\ndescription: Keeps the project's notes tidy.\n---\n# Demo notes\nWrite notes in notes.txt.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in for jig-core: it announces a decision on every call.
+	w.decider = filepath.Join(root, "decider.ts")
+	if err := os.WriteFile(w.decider, []byte(`export default function (pi: any) {
+	pi.on("tool_call", (e: any) => {
+		pi.events.emit("jig:decision", { toolCallId: e.toolCallId, decision: "allow",
+			answer: e.toolName === "bash" ? "allowed by rule 3" : undefined });
+	});
+}
+`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	w.writeJSON(filepath.Join(w.agent, "settings.json"), map[string]any{
@@ -188,7 +200,7 @@ type piProc struct {
 func (w *world) startPi(extraEnv ...string) *piProc {
 	w.t.Helper()
 	cmd := exec.Command(w.piBin, "--provider", "scripted", "--model", "mock-model", "--offline",
-		"--no-skills", "--skill", w.skill, "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc")
+		"--no-skills", "--skill", w.skill, "-e", w.decider, "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc")
 	cmd.Dir = w.work
 	cmd.Env = w.env(extraEnv...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -491,6 +503,11 @@ func testSession(t *testing.T, version string) {
 	}
 	if got, want := strings.Join(tools, " "), "edit:error bash:ok edit:ok write:ok read:ok"; got != want {
 		t.Errorf("recent %s, want %s (newest first)", got, want)
+	}
+	for _, c := range after.Recent {
+		if c.Decision != "allow" || (c.Tool == "bash") != (c.Answer == "allowed by rule 3") {
+			t.Errorf("recent call %+v: want the decision announced on jig:decision", c)
+		}
 	}
 	outs := map[string]string{}
 	for _, o := range after.Outputs {

@@ -328,20 +328,30 @@ func (b *Bridge) gone() {
 	}
 }
 
-func (b *Bridge) call(c CallEvent) {
-	i, ok := b.callIndex[c.ID]
+// callAt is the live call of a tool call id, added when first heard of:
+// another extension's decision may come before our own tool_call handler.
+func (b *Bridge) callAt(id string) *liveCall {
+	i, ok := b.callIndex[id]
 	if !ok {
 		i = len(b.calls)
-		b.callIndex[c.ID] = i
-		b.calls = append(b.calls, liveCall{tool: c.Tool})
+		b.callIndex[id] = i
+		b.calls = append(b.calls, liveCall{})
+	}
+	return &b.calls[i]
+}
+
+func (b *Bridge) call(c CallEvent) {
+	lc := b.callAt(c.ID)
+	if c.Tool != "" {
+		lc.tool = c.Tool
 	}
 	switch c.Phase {
 	case "start":
-		b.calls[i].path, b.calls[i].existed = c.Path, c.Existed
+		lc.path, lc.existed = c.Path, c.Existed
 	case "end":
-		if p := b.calls[i].path; p != "" && !c.Error {
+		if p := lc.path; p != "" && !c.Error {
 			o := status.Output{Path: p, Action: status.Changed, At: b.Now().UTC()}
-			if !b.calls[i].existed || b.outputs[p].Action == status.Created {
+			if !lc.existed || b.outputs[p].Action == status.Created {
 				o.Action = status.Created // created once stays created
 			}
 			b.outputs[p] = o
@@ -350,11 +360,8 @@ func (b *Bridge) call(c CallEvent) {
 }
 
 func (b *Bridge) decide(d DecisionEvent) {
-	i, ok := b.callIndex[d.ID]
-	if !ok {
-		return
-	}
-	b.calls[i].action, b.calls[i].decision, b.calls[i].answer = d.Action, d.Decision, d.Answer
+	lc := b.callAt(d.ID)
+	lc.action, lc.decision, lc.answer = d.Action, d.Decision, d.Answer
 }
 
 // Status is the file's content now: the transcript (read up to its end),
