@@ -10,5 +10,7 @@ func commands(e *env) []*cli.Command {
 		installCommand(e),
 		piCommand(e),
 		requestCommand(e),
+		herdrCommand(e),
+		panelCommand(e),
 	}
 }

@@ -15,6 +15,7 @@ const (
 	exitNoSession = 5 // the command needs a live session and found none
 	exitTimeout   = 6 // --wait ran out of time
 	exitFailed    = 7 // anything else went wrong (I/O, a helper program)
+	exitNoProgram = 8 // a program jig drives (herdr) is not installed
 )
 
 // exitError carries an exit code to run. An empty message exits silently:

@@ -10,6 +10,7 @@ func installCommand(e *env) *cli.Command {
 		Usage: "put jig's integrations in place (Pi extension, Herdr, tmux, WezTerm, kitty)",
 		Subcommands: []*cli.Command{
 			installPiCommand(e),
+			installHerdrCommand(e),
 		},
 	}
 }

@@ -25,6 +25,7 @@ func sessionCommand(e *env) *cli.Command {
 			sessionShowCommand(e),
 			sessionPathCommand(e),
 			sessionGCCommand(e),
+			sessionContextCommand(e),
 		},
 	}
 }

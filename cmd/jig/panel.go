@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/panel"
+	"jig/status"
+)
+
+// panelCommand is the Work view in a terminal: the Herdr 1 plugin's "work"
+// pane, or a tmux/WezTerm split next to an agent.
+func panelCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "panel",
+		Usage: "show one session live in this terminal: model, context, cost, outputs, recent calls",
+		UsageText: "jig panel [--terminal ID] [--interval 2s] [--once]\n\n" +
+			"Without --terminal, inside Herdr 1, it follows the focused pane (and ignores its own).\n" +
+			"q quits. examples: jig panel --terminal %3    jig panel --terminal t7 --once",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "terminal", Usage: "follow the session in terminal `ID` (t7, %3, w1:p2)"},
+			&cli.DurationFlag{Name: "interval", Value: 2 * time.Second, Usage: "how often to read the session"},
+			&cli.BoolFlag{Name: "once", Usage: "print the view once and exit (also when stdout is not a terminal)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments; use --terminal ID")
+			}
+			if c.Duration("interval") < 100*time.Millisecond {
+				return usageError(c, "--interval %s: want at least 100ms", c.Duration("interval"))
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			src := &panelSource{e: e, dir: dir, terminal: c.String("terminal")}
+			if src.terminal == "" {
+				if e.getenv("HERDR_ENV") == "" && e.getenv("HERDR_SOCKET_PATH") == "" {
+					return usageError(c, "outside Herdr, name the terminal to follow: jig panel --terminal ID")
+				}
+				bin, err := herdrBin(e)
+				if err != nil {
+					return errorf(c, exitNoProgram, "%v; or name the terminal to follow: jig panel --terminal ID", err)
+				}
+				src.herdrBin, src.self = bin, e.getenv("HERDR_PANE_ID")
+			}
+			if c.Bool("once") || !e.stdoutTTY {
+				_, lines := src.frame()
+				fmt.Fprintln(e.stdout, strings.Join(lines, "\n"))
+				return nil
+			}
+			if err := runLivePanel(e, src, c.Duration("interval")); err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			return nil
+		},
+	}
+}
+
+// panelSource decides which session the panel shows: a fixed terminal, or
+// the pane Herdr 1 has focused.
+type panelSource struct {
+	e        *env
+	dir      *status.Dir
+	terminal string // a fixed terminal id, or "" to follow Herdr's focus
+	herdrBin string
+	self     string // the panel's own Herdr pane: focusing it changes nothing
+	followed string // the Herdr pane followed last
+}
+
+// frame is the panel's title and lines now. Every failure becomes a quiet
+// line in the view: the panel keeps running.
+func (p *panelSource) frame() (string, []string) {
+	now := p.e.now()
+	if p.terminal != "" {
+		title := "jig · terminal " + p.terminal + " · q quits"
+		s, err := p.dir.ForTerminal(p.terminal, p.e.liveness())
+		switch {
+		case err != nil:
+			return title, []string{quietError(err)}
+		case s == nil:
+			return title, panel.NoSession(p.terminal)
+		}
+		return title, panel.Lines(s, now)
+	}
+	panes, err := herdrPanes(p.herdrBin)
+	if err != nil {
+		return "jig · Herdr", []string{err.Error()}
+	}
+	for _, pn := range panes {
+		if pn.Focused && pn.PaneID != p.self {
+			p.followed = pn.PaneID
+		}
+	}
+	title := "jig · Herdr pane " + p.followed + " · q quits"
+	var pane *herdrPane
+	for i := range panes {
+		if panes[i].PaneID == p.followed {
+			pane = &panes[i]
+		}
+	}
+	if pane == nil {
+		return "jig · Herdr · q quits", []string{"focus a pane to follow its session"}
+	}
+	live, err := liveSessions(p.e, p.dir)
+	if err != nil {
+		return title, []string{quietError(err)}
+	}
+	s := sessionForPane(*pane, live)
+	if s == nil {
+		return title, panel.NoSession(pane.PaneID)
+	}
+	return title, panel.Lines(s, now)
+}
+
+func quietError(err error) string {
+	if errors.Is(err, status.ErrUnsafeDir) {
+		return "jig's state dir is not safe to read: " + err.Error()
+	}
+	return "cannot read sessions: " + err.Error()
+}

@@ -1,0 +1,129 @@
+// workLines is the Work view of a status: the same lines as jig's Go
+// panel.Lines (panel/panel.go); both are checked against
+// herdr/app/testdata/work_full.txt.
+const MAX_OUTPUTS = 12;
+const MAX_RECENT = 8;
+const BAR_CELLS = 20;
+
+function workLines(s, now) {
+  const l = [];
+  let head = String(s.session || "").slice(0, 8);
+  if (s.terminal) head = s.terminal + " · " + head;
+  l.push(head + " · updated " + age(now, s.updatedAt) + " ago");
+
+  let model = "no model";
+  if (s.model) model = s.model.name || s.model.id;
+  let line = s.state + " · " + model;
+  if (s.thinking) line += " · thinking " + s.thinking;
+  l.push(line);
+
+  const ctx = s.context || {};
+  l.push("context " + bar(ctx.percent) + " " + percentText(ctx.percent) + "  " +
+    tokensOrUnknown(ctx.tokens) + " / " + tokensOrUnknown(ctx.window));
+
+  const usage = s.usage || {};
+  const tools = s.tools || { active: 0, total: 0 };
+  line = "cost " + money(usage.cost) + " · tools " + tools.active + "/" + tools.total;
+  const off = offSwitches(s.switches);
+  if (off.length > 0) line += " · off: " + off.join(", ");
+  l.push(line);
+
+  if (s.ticket) l.push("ticket " + s.ticket.key + (s.ticket.title ? " " + s.ticket.title : ""));
+  if (s.workflow) {
+    const w = s.workflow;
+    const stages = w.stages || [];
+    line = "stage " + w.current;
+    const i = stages.indexOf(w.current);
+    if (i >= 0) line += " (" + (i + 1) + "/" + stages.length + ")";
+    line += " · " + w.name;
+    if (/^\d{4}-\d\d-\d\dT/.test(w.since || "")) line += " · for " + age(now, w.since);
+    if (w.problem) line += " · problem: " + w.problem;
+    l.push(line);
+  }
+
+  const outputs = s.outputs || [];
+  l.push("", "outputs (" + outputs.length + ")");
+  l.push(...outputLines(s, outputs, now));
+
+  const recent = s.recent || [];
+  l.push("", "recent calls");
+  if (recent.length === 0) l.push("  none yet");
+  for (let i = 0; i < recent.length; i++) {
+    if (i === MAX_RECENT) {
+      l.push("  … " + (recent.length - MAX_RECENT) + " more");
+      break;
+    }
+    const c = recent[i];
+    const name = c.tool + (c.action ? " " + c.action : "");
+    line = "  " + outcomeMark(c.outcome) + " " + age(now, c.at).padEnd(4) + " " + name.padEnd(16) + " " +
+      (c.decision || "-").padEnd(6) + " " + c.outcome;
+    if (c.answer) line += " · " + c.answer;
+    l.push(line.trimEnd());
+  }
+
+  const r = s.lastRequest;
+  if (r) {
+    l.push("", "last request " + (r.ok ? "ok" : "failed") + " · " + age(now, r.at) + " ago");
+    l.push("  " + r.message);
+  }
+  return l;
+}
+
+function outputLines(s, outputs, now) {
+  const shown = outputs.slice(0, MAX_OUTPUTS);
+  const order = [];
+  const groups = new Map();
+  for (const o of shown) {
+    const key = o.repo || "";
+    if (!groups.has(key)) {
+      order.push(key);
+      groups.set(key, []);
+    }
+    groups.get(key).push(o);
+  }
+  const l = [];
+  if (shown.length === 0) l.push("  none yet");
+  for (const key of order) {
+    l.push("  " + (key ? baseName(key) : "other files"));
+    for (const o of groups.get(key)) {
+      l.push("    " + o.action.padEnd(7) + " " + relPath(s.cwd, o.path) + " · " + age(now, o.at));
+    }
+  }
+  if (outputs.length > shown.length) l.push("  … " + (outputs.length - shown.length) + " more");
+  return l;
+}
+
+function offSwitches(sw) {
+  const off = [];
+  for (const group of [(sw && sw.tools) || {}, (sw && sw.skills) || {}]) {
+    for (const [name, on] of Object.entries(group)) if (!on) off.push(name);
+  }
+  return off.sort();
+}
+
+function outcomeMark(outcome) {
+  if (outcome === "ok") return "✓";
+  if (outcome === "error") return "✗";
+  return "…";
+}
+
+function relPath(cwd, p) {
+  const base = cwd && cwd.endsWith("/") ? cwd.slice(0, -1) : cwd;
+  if (cwd && p.startsWith(base + "/")) return p.slice(base.length + 1);
+  return p;
+}
+
+function baseName(p) {
+  const t = p.replace(/\/+$/, "");
+  return t.slice(t.lastIndexOf("/") + 1);
+}
+
+function bar(p) {
+  let filled = typeof p === "number" ? roundHalfUp((p * BAR_CELLS) / 100) : 0;
+  filled = Math.max(0, Math.min(BAR_CELLS, filled));
+  return "█".repeat(filled) + "░".repeat(BAR_CELLS - filled);
+}
+
+function percentText(p) {
+  return typeof p === "number" ? roundHalfUp(p) + "%" : "?";
+}

@@ -1,0 +1,277 @@
+// Package panel is the Work view: one session's state as lines of text.
+// It is pure (a status and a clock in, lines out) so `jig panel`, demos and
+// tests share it. herdr/app/work/view.js draws the same lines for Herdr.app;
+// both are checked against herdr/app/testdata/work_full.txt, so every number
+// here is formatted with integer arithmetic that JavaScript repeats exactly.
+package panel
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"jig/render"
+	"jig/status"
+)
+
+// Caps keep the view about one screen high.
+const (
+	MaxOutputs = 12
+	MaxRecent  = 8
+	BarCells   = 20
+)
+
+// Lines is the Work view of s at time now.
+func Lines(s *status.Status, now time.Time) []string {
+	var l []string
+	add := func(format string, args ...any) { l = append(l, fmt.Sprintf(format, args...)) }
+
+	head := s.Session
+	if len(head) > 8 {
+		head = head[:8]
+	}
+	if s.Terminal != nil && *s.Terminal != "" {
+		head = *s.Terminal + " · " + head
+	}
+	add("%s · updated %s ago", head, Age(now, s.UpdatedAt))
+
+	model := "no model"
+	if s.Model != nil {
+		model = s.Model.Name
+		if model == "" {
+			model = s.Model.ID
+		}
+	}
+	line := s.State + " · " + model
+	if s.Thinking != nil && *s.Thinking != "" {
+		line += " · thinking " + *s.Thinking
+	}
+	add("%s", line)
+
+	add("context %s %s  %s / %s", Bar(s.Context.Percent), PercentText(s.Context.Percent),
+		TokensOrUnknown(s.Context.Tokens), TokensOrUnknown(s.Context.Window))
+
+	line = "cost " + Money(s.Usage.Cost) + fmt.Sprintf(" · tools %d/%d", s.Tools.Active, s.Tools.Total)
+	if off := offSwitches(s.Switches); len(off) > 0 {
+		line += " · off: " + strings.Join(off, ", ")
+	}
+	add("%s", line)
+
+	if t := s.Ticket; t != nil {
+		line = "ticket " + t.Key
+		if t.Title != "" {
+			line += " " + t.Title
+		}
+		add("%s", line)
+	}
+	if w := s.Workflow; w != nil {
+		line = "stage " + w.Current
+		for i, st := range w.Stages {
+			if st == w.Current {
+				line += fmt.Sprintf(" (%d/%d)", i+1, len(w.Stages))
+				break
+			}
+		}
+		line += " · " + w.Name
+		if t, err := time.Parse(time.RFC3339, w.Since); err == nil {
+			line += " · for " + Age(now, t)
+		}
+		if w.Problem != "" {
+			line += " · problem: " + w.Problem
+		}
+		add("%s", line)
+	}
+
+	l = append(l, "")
+	add("outputs (%d)", len(s.Outputs))
+	l = append(l, outputLines(s, now)...)
+
+	l = append(l, "")
+	add("recent calls")
+	if len(s.Recent) == 0 {
+		add("  none yet")
+	}
+	for i, c := range s.Recent {
+		if i == MaxRecent {
+			add("  … %d more", len(s.Recent)-MaxRecent)
+			break
+		}
+		name := c.Tool
+		if c.Action != "" {
+			name += " " + c.Action
+		}
+		decision := c.Decision
+		if decision == "" {
+			decision = "-"
+		}
+		line = fmt.Sprintf("  %s %-4s %-16s %-6s %s", outcomeMark(c.Outcome), Age(now, c.At), name, decision, c.Outcome)
+		if c.Answer != "" {
+			line += " · " + c.Answer
+		}
+		add("%s", strings.TrimRight(line, " "))
+	}
+
+	if r := s.LastRequest; r != nil {
+		l = append(l, "")
+		verdict := "failed"
+		if r.OK {
+			verdict = "ok"
+		}
+		add("last request %s · %s ago", verdict, Age(now, r.At))
+		add("  %s", r.Message)
+	}
+	return l
+}
+
+// outputLines lists the outputs newest first, grouped by repo in the order
+// each repo first appears; a path under the session's cwd is shown relative.
+func outputLines(s *status.Status, now time.Time) []string {
+	shown := s.Outputs
+	if len(shown) > MaxOutputs {
+		shown = shown[:MaxOutputs]
+	}
+	var order []string
+	groups := map[string][]status.Output{}
+	for _, o := range shown {
+		key := ""
+		if o.Repo != nil {
+			key = *o.Repo
+		}
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], o)
+	}
+	var l []string
+	if len(shown) == 0 {
+		l = append(l, "  none yet")
+	}
+	for _, key := range order {
+		label := "other files"
+		if key != "" {
+			label = baseName(key)
+		}
+		l = append(l, "  "+label)
+		for _, o := range groups[key] {
+			l = append(l, fmt.Sprintf("    %-7s %s · %s", o.Action, RelPath(s.CWD, o.Path), Age(now, o.At)))
+		}
+	}
+	if n := len(s.Outputs) - len(shown); n > 0 {
+		l = append(l, fmt.Sprintf("  … %d more", n))
+	}
+	return l
+}
+
+func offSwitches(sw status.Switches) []string {
+	var off []string
+	for name, on := range sw.Tools {
+		if !on {
+			off = append(off, name)
+		}
+	}
+	for name, on := range sw.Skills {
+		if !on {
+			off = append(off, name)
+		}
+	}
+	sort.Strings(off)
+	return off
+}
+
+func outcomeMark(outcome string) string {
+	switch outcome {
+	case status.OK:
+		return "✓"
+	case status.Error:
+		return "✗"
+	}
+	return "…"
+}
+
+// RelPath shows p relative to cwd when it lies under it.
+func RelPath(cwd, p string) string {
+	if cwd != "" && strings.HasPrefix(p, strings.TrimSuffix(cwd, "/")+"/") {
+		return p[len(strings.TrimSuffix(cwd, "/"))+1:]
+	}
+	return p
+}
+
+func baseName(p string) string {
+	p = strings.TrimRight(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// roundHalfUp is the rounding JavaScript's Math.round does for positive
+// numbers, so Go and JS print the same digits.
+func roundHalfUp(x float64) int64 { return int64(math.Floor(x + 0.5)) }
+
+// Bar is a context meter of BarCells cells, one per 5%.
+func Bar(p *float64) string {
+	filled := 0
+	if p != nil {
+		filled = int(roundHalfUp(*p * BarCells / 100))
+	}
+	filled = max(0, min(BarCells, filled))
+	return strings.Repeat("█", filled) + strings.Repeat("░", BarCells-filled)
+}
+
+// PercentText is a whole percentage, "?" when unknown.
+func PercentText(p *float64) string {
+	if p == nil {
+		return "?"
+	}
+	return fmt.Sprintf("%d%%", roundHalfUp(*p))
+}
+
+// Money is a cost in dollars and cents, "?" when unknown.
+func Money(c *float64) string {
+	if c == nil {
+		return "?"
+	}
+	cents := roundHalfUp(*c * 100)
+	return fmt.Sprintf("$%d.%02d", cents/100, cents%100)
+}
+
+// TokensOrUnknown is Tokens, "?" when unknown.
+func TokensOrUnknown(n *int64) string {
+	if n == nil {
+		return "?"
+	}
+	return render.Tokens(*n)
+}
+
+// Age is how long ago t was: 5s, 3m, 2h, 4d; 0s for the future.
+func Age(now, t time.Time) string {
+	secs := int64(now.Sub(t) / time.Second)
+	switch {
+	case secs < 0:
+		return "0s"
+	case secs < 60:
+		return fmt.Sprintf("%ds", secs)
+	case secs < 3600:
+		return fmt.Sprintf("%dm", secs/60)
+	case secs < 48*3600:
+		return fmt.Sprintf("%dh", secs/3600)
+	}
+	return fmt.Sprintf("%dd", secs/86400)
+}
+
+// NoSession is the quiet line shown for a terminal without a session.
+func NoSession(terminal string) []string {
+	return []string{"no jig session in terminal " + terminal, "waiting for one…"}
+}
+
+// Fit cuts a line to width runes (0: no limit), marking a cut with "…".
+func Fit(line string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(line) <= width {
+		return line
+	}
+	r := []rune(line)
+	return string(r[:width-1]) + "…"
+}

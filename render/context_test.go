@@ -1,0 +1,109 @@
+package render
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"jig/status"
+)
+
+// context_full.txt is shared with herdr/app's JS tests: the Context mod must
+// draw the same lines. JIG_UPDATE_GOLDEN=1 rewrites it.
+func TestContextFull(t *testing.T) {
+	data, err := os.ReadFile("../herdr/app/testdata/status_full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := status.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(ContextLines(s.ContextDetail), "\n") + "\n"
+	const path = "../herdr/app/testdata/context_full.txt"
+	if os.Getenv("JIG_UPDATE_GOLDEN") != "" {
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("context drawing differs:\n--- got\n%s--- want\n%s", got, want)
+	}
+}
+
+func gridOf(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines[1 : 1+GridSide] {
+		cells := strings.SplitN(l, "   ", 2)[0]
+		b.WriteString(strings.ReplaceAll(cells, " ", ""))
+	}
+	return b.String()
+}
+
+func TestGridAlwaysHundredCells(t *testing.T) {
+	w := func(n int64) *int64 { return &n }
+	for _, d := range []*status.ContextDetail{
+		{Window: w(200_000), Tokens: 0},
+		{Window: w(200_000), Tokens: 200_000, Parts: parts("a", 100_000, "b", 100_000)},
+		{Window: w(1000), Tokens: 5000, Parts: parts("a", 5000)}, // over the window
+		{Window: nil, Tokens: 300, Parts: parts("a", 100, "b", 100, "c", 100)},
+		{Window: w(0), Tokens: 0},
+		{Window: w(100), Tokens: 3, Parts: parts("a", 1, "b", 1, "c", 1, "d", 0)},
+	} {
+		grid := gridOf(ContextLines(d))
+		if n := len([]rune(grid)); n != GridSide*GridSide {
+			t.Errorf("%+v: %d cells, want 100", d, n)
+		}
+	}
+}
+
+func TestGridShares(t *testing.T) {
+	w := int64(1000)
+	d := &status.ContextDetail{Window: &w, Tokens: 500, Parts: parts("a", 250, "b", 250)}
+	grid := gridOf(ContextLines(d))
+	if a, b, free := strings.Count(grid, "█"), strings.Count(grid, "▓"), strings.Count(grid, FreeGlyph); a != 25 || b != 25 || free != 50 {
+		t.Errorf("cells a=%d b=%d free=%d, want 25/25/50", a, b, free)
+	}
+	// Three equal thirds of a full window: the remainder cell goes to the first.
+	d = &status.ContextDetail{Tokens: 300, Parts: parts("a", 100, "b", 100, "c", 100)}
+	lines := ContextLines(d)
+	grid = gridOf(lines)
+	if a, b, c := strings.Count(grid, "█"), strings.Count(grid, "▓"), strings.Count(grid, "▒"); a != 34 || b != 33 || c != 33 {
+		t.Errorf("thirds: %d/%d/%d, want 34/33/33", a, b, c)
+	}
+	if lines[0] != "context 300 tokens (window unknown)" {
+		t.Errorf("header %q", lines[0])
+	}
+	if strings.Contains(strings.Join(lines, "\n"), "free") {
+		t.Error("free space listed without a window")
+	}
+}
+
+func TestNoDetail(t *testing.T) {
+	if l := ContextLines(nil); len(l) != 1 || !strings.HasPrefix(l[0], "no context detail yet") {
+		t.Errorf("got %q", l)
+	}
+}
+
+func TestTokensAndTenths(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{Tokens(0), "0"}, {Tokens(999), "999"}, {Tokens(1000), "1.0k"}, {Tokens(1250), "1.3k"},
+		{Tokens(9949), "9.9k"}, {Tokens(9950), "10k"}, {Tokens(104_230), "104k"},
+		{Tokens(999_499), "999k"}, {Tokens(999_500), "1.0M"}, {Tokens(1_250_000), "1.3M"},
+		{Tenths(1, 3), "33.3%"}, {Tenths(1, 8), "12.5%"}, {Tenths(5, 0), "?"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func parts(nameTokens ...any) []status.ContextPart {
+	var ps []status.ContextPart
+	for i := 0; i < len(nameTokens); i += 2 {
+		ps = append(ps, status.ContextPart{Name: nameTokens[i].(string), Tokens: int64(nameTokens[i+1].(int))})
+	}
+	return ps
+}
