@@ -602,6 +602,18 @@ func testSession(t *testing.T, version string) {
 		t.Errorf("/session-file said %q, want %s and terminal %%9", msg, w.statusPath(id))
 	}
 
+	// /context draws the contextDetail the bridge computed (jig session context).
+	p.send(map[string]any{"type": "prompt", "message": "/context"})
+	grid := p.waitEvent("the /context notice", func(ev map[string]any) bool {
+		return ev["type"] == "extension_ui_request" && ev["method"] == "notify"
+	})
+	msg, _ := grid["message"].(string)
+	for _, want := range []string{"/ 64k tokens", "system", "tools", "toolResults", "builtin", "demo-notes"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("/context lacks %q:\n%s", want, msg)
+		}
+	}
+
 	// A reader asks for a reload: 1.x runs it once idle (a new bridge takes
 	// over); 0.x cannot, and the answer says so.
 	before := p.bridgePid()

@@ -23,7 +23,7 @@ import (
 func piCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "pi",
-		Usage: "read Pi's sessions",
+		Usage: "read Pi's sessions; run the bridge of jig's Pi extension",
 		Subcommands: []*cli.Command{
 			piSessionsCommand(e),
 			piShowCommand(e),
