@@ -199,8 +199,15 @@ type piProc struct {
 
 func (w *world) startPi(extraEnv ...string) *piProc {
 	w.t.Helper()
-	cmd := exec.Command(w.piBin, "--provider", "scripted", "--model", "mock-model", "--offline",
-		"--no-skills", "--skill", w.skill, "-e", w.decider, "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc")
+	return w.startPiArgs(nil, extraEnv...)
+}
+
+// startPiArgs starts Pi with more arguments (--session FILE to resume).
+func (w *world) startPiArgs(args []string, extraEnv ...string) *piProc {
+	w.t.Helper()
+	cmd := exec.Command(w.piBin, append([]string{"--provider", "scripted", "--model", "mock-model", "--offline",
+		"--no-skills", "--skill", w.skill, "-e", w.decider, "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc"},
+		args...)...)
 	cmd.Dir = w.work
 	cmd.Env = w.env(extraEnv...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -660,6 +667,25 @@ func testSession(t *testing.T, version string) {
 			t.Errorf("JIG_DEMO_OUT: cannot copy the transcript: %v", err)
 		}
 	}
+
+	// Resumed, the session keeps its switches (from its jig-session.switches
+	// entry) and its outputs (from its transcript).
+	resumed := w.startPiArgs([]string{"--session", *after.SessionFile})
+	if rid := resumed.sessionID(); rid != id {
+		t.Fatalf("--session resumed %s, want %s", rid, id)
+	}
+	w.waitStatus(id, "the resumed session with its switch and outputs", func(s *status.Status) bool {
+		return s.Switches.Tools["bash"] == false && len(s.Switches.Tools) == 1 && s.Tools.Active == 3 && len(s.Outputs) == 2 &&
+			s.PID == resumed.cmd.Process.Pid
+	})
+	n = len(w.model.Requests())
+	w.model.Queue(text("resumed without bash"))
+	resumed.prompt("resumed?")
+	if offered := w.model.Requests()[n].Tools; strings.Contains(","+strings.Join(offered, ",")+",", ",bash,") {
+		t.Errorf("after a resume, the model was offered %v again", offered)
+	}
+	resumed.quit()
+	w.waitGone(w.statusPath(id), "the resumed session's file after quit")
 
 	testLife(t, w)
 }
