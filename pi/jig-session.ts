@@ -58,7 +58,7 @@ export default function jigSession(pi: any) {
 	let settles = false; // Pi 1.x says agent_settled; 0.x only agent_end
 	let skillsOff = new Set<string>();
 	let reloadWanted = false;
-	const paths = new Map<string, { path: string; existed: boolean }>();
+	let ctxNow: any; // the latest context Pi handed us: an older one may be stale after a rebind
 
 	const warnOnce = (ctx: any, msg: string) => {
 		if (g[WARNED]) return;
@@ -72,7 +72,7 @@ export default function jigSession(pi: any) {
 		bridge.stdin.write(JSON.stringify(msg) + "\n");
 	};
 
-	const startBridge = (ctx: any) => {
+	const startBridge = () => {
 		if (bridge && !bridgeDead) return;
 		bridge = spawn(jig!, ["pi", "bridge"], { stdio: ["pipe", "pipe", "pipe"] });
 		bridgeDead = false;
@@ -81,11 +81,11 @@ export default function jigSession(pi: any) {
 		bridge.stdin!.on("error", () => {}); // a dead bridge is reported once, below
 		bridge.on("error", (err) => {
 			bridgeDead = true;
-			warnOnce(ctx, `jig: the session bridge did not start: ${err.message}`);
+			warnOnce(ctxNow, `jig: the session bridge did not start: ${err.message}`);
 		});
 		bridge.on("exit", (code) => {
 			bridgeDead = true;
-			if (code) warnOnce(ctx, `jig: the session bridge stopped: ${stderr.trim() || "exit " + code}`);
+			if (code) warnOnce(ctxNow, `jig: the session bridge stopped: ${stderr.trim() || "exit " + code}`);
 		});
 		createInterface({ input: bridge.stdout! }).on("line", (line) => {
 			let reply: Json;
@@ -98,7 +98,7 @@ export default function jigSession(pi: any) {
 			if (w) {
 				waiters = waiters.filter((x) => x !== w);
 				w.got(reply);
-			} else onReply(reply, ctx);
+			} else onReply(reply, ctxNow);
 		});
 	};
 
@@ -171,7 +171,10 @@ export default function jigSession(pi: any) {
 			tools: { active: pi.getActiveTools().length, total: pi.getAllTools().length },
 		};
 	};
-	const sendLive = (ctx: any) => send({ type: "live", live: live(ctx) });
+	const sendLive = (ctx: any) => {
+		ctxNow = ctx;
+		send({ type: "live", live: live(ctx) });
+	};
 
 	const inventory = () => {
 		const active = new Set(pi.getActiveTools());
@@ -210,7 +213,8 @@ export default function jigSession(pi: any) {
 		g[SELF] = id;
 		process.env.JIG_PARENT_SESSION = id; // agents started from here are children
 		sessionId = id;
-		startBridge(ctx);
+		ctxNow = ctx;
+		startBridge();
 		busy = false;
 		send({
 			type: "hello",
