@@ -60,9 +60,18 @@ func needPi(t *testing.T, version string) (piBin, nodeBin string) {
 
 var (
 	buildOnce sync.Once
+	binDir    string
 	jigBin    string
 	buildErr  error
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
 
 // buildJig builds the jig binary once for all the end-to-end tests.
 func buildJig(t *testing.T) string {
@@ -73,7 +82,7 @@ func buildJig(t *testing.T) string {
 			buildErr = err
 			return
 		}
-		jigBin = filepath.Join(dir, "jig")
+		binDir, jigBin = dir, filepath.Join(dir, "jig")
 		_, file, _, _ := runtime.Caller(0)
 		cmd := exec.Command("go", "build", "-o", jigBin, "./cmd/jig")
 		cmd.Dir = filepath.Join(filepath.Dir(file), "..")
