@@ -32,6 +32,12 @@ func main() {
 	build.Stderr = os.Stderr
 	check(build.Run())
 	env := append(os.Environ(), "JIG_STATE_DIR="+filepath.Join(tmp, "state"), "TMUX=x", "TMUX_PANE=%1")
+	// Both ways read a real transcript (the demo's, made by the end-to-end
+	// test) on every event, as they do for Pi.
+	demo, err := os.ReadFile("cmd/jig/demo/session.jsonl")
+	check(err)
+	transcript := filepath.Join(tmp, "session.jsonl")
+	check(os.WriteFile(transcript, demo, 0o600))
 
 	fmt.Printf("| measure | value |\n|---|---|\n")
 	fmt.Printf("| machine | %s/%s, %d CPUs, %s |\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
@@ -47,7 +53,7 @@ func main() {
 	out := bufio.NewReader(outPipe)
 	send := func(line string) { _, err := io.WriteString(in, line+"\n"); check(err) }
 	roundTrip := func() { send(`{"type":"where"}`); _, err := out.ReadString('\n'); check(err) }
-	send(fmt.Sprintf(`{"type":"hello","session":"bench-bridge","pid":%d}`, os.Getpid()))
+	send(fmt.Sprintf(`{"type":"hello","session":"bench-bridge","pid":%d,"sessionFile":%q}`, os.Getpid(), transcript))
 	roundTrip()
 	start := time.Now()
 	for i := 0; i < *n; i++ {
@@ -78,7 +84,7 @@ func main() {
 	// One process per event.
 	start = time.Now()
 	for i := 0; i < *n/3; i++ {
-		w := exec.Command(jig, "session", "write", "--session", "bench-write", "--pid", strconv.Itoa(os.Getpid()))
+		w := exec.Command(jig, "session", "write", "--session", "bench-write", "--pid", strconv.Itoa(os.Getpid()), "--transcript", transcript)
 		w.Env = env
 		w.Stdin = strings.NewReader(fmt.Sprintf(`{"state":"busy","context":{"tokens":%d,"window":200000}}`, 1000+i))
 		check(w.Run())
