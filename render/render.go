@@ -24,6 +24,13 @@ func Funcs(now time.Time) template.FuncMap {
 			return Duration(now.Sub(t))
 		},
 		"short": ShortModel,
+		// The status-line helpers (render/preset.go).
+		"glyph": Glyph,
+		"level": Level,
+		"trunc": func(n int, s string) string { return Truncate(s, n) },
+		"tmux":  TmuxEscape,
+		"clean": Clean,
+		"width": Width,
 	}
 }
 
@@ -94,7 +101,7 @@ func ShortModel(m *status.Model) string {
 	if i := strings.LastIndexByte(id, '/'); i >= 0 {
 		id = id[i+1:]
 	}
-	return id
+	return trimDate(id)
 }
 
 // Summary is the short human text for a terminal: one session, a few lines.
@@ -150,4 +157,18 @@ func Clean(v string) string {
 		}
 		return r
 	}, v)
+}
+
+// trimDate drops a "-20250929"-style release date from a model id.
+func trimDate(id string) string {
+	i := strings.LastIndexByte(id, '-')
+	if i < 0 || len(id)-i-1 != 8 {
+		return id
+	}
+	for _, c := range id[i+1:] {
+		if c < '0' || c > '9' {
+			return id
+		}
+	}
+	return id[:i]
 }

@@ -17,46 +17,46 @@ func TestJSONParseAgreement(t *testing.T) {
 		line string
 		ok   bool
 	}{
-	{"{\"type\":\"x\"}", true},
-	{" {\"type\":\"x\"} \r", true},
-	{"{\"a\":1}{\"b\":2}", false},
-	{"{\"type\":\"message\"", false},
-	{"[1,2]", false},
-	{"123", false},
-	{"\"str\"", false},
-	{"null", false},
-	{"{\"a\":01}", false},
-	{"{\"a\":1.}", false},
-	{"{\"a\":-0}", true},
-	{"{\"a\":1e5}", true},
-	{"{\"a\":1E+5}", true},
-	{"{\"a\":.5}", false},
-	{"{\"a\":+1}", false},
-	{"{\"a\":NaN}", false},
-	{"{\"a\":[1,]}", false},
-	{"{\"a\":1,}", false},
-	{"{\"a\":\"\\x\"}", false},
-	{"{\"a\":\"\\u12G4\"}", false},
-	{"{\"a\":\"\\ud800\"}", true},
-	{"{\"a\":\"tab\there\"}", false},
-	{"{\"a\":\"\u0001\"}", false},
-	{"{'a':1}", false},
-	{"{\"a\":tru}", false},
-	{"{\"a\":true}", true},
-	{"{\"a\":[[[[[]]]]]}", true},
-	{"{\"a\":{\"b\":{\"c\":[{}]}}}", true},
-	{"{\"a\" : [ 1 , 2 ] }", true},
+		{"{\"type\":\"x\"}", true},
+		{" {\"type\":\"x\"} \r", true},
+		{"{\"a\":1}{\"b\":2}", false},
+		{"{\"type\":\"message\"", false},
+		{"[1,2]", false},
+		{"123", false},
+		{"\"str\"", false},
+		{"null", false},
+		{"{\"a\":01}", false},
+		{"{\"a\":1.}", false},
+		{"{\"a\":-0}", true},
+		{"{\"a\":1e5}", true},
+		{"{\"a\":1E+5}", true},
+		{"{\"a\":.5}", false},
+		{"{\"a\":+1}", false},
+		{"{\"a\":NaN}", false},
+		{"{\"a\":[1,]}", false},
+		{"{\"a\":1,}", false},
+		{"{\"a\":\"\\x\"}", false},
+		{"{\"a\":\"\\u12G4\"}", false},
+		{"{\"a\":\"\\ud800\"}", true},
+		{"{\"a\":\"tab\there\"}", false},
+		{"{\"a\":\"\u0001\"}", false},
+		{"{'a':1}", false},
+		{"{\"a\":tru}", false},
+		{"{\"a\":true}", true},
+		{"{\"a\":[[[[[]]]]]}", true},
+		{"{\"a\":{\"b\":{\"c\":[{}]}}}", true},
+		{"{\"a\" : [ 1 , 2 ] }", true},
 		{"{\"a\":\"\u00e9\xf0\x9f\x98\x80\"}", true},
-	{"{\"a\":1}\u00a0", false},
-	{"\ufeff{\"a\":1}", false},
-	{"{\"a\":\"\\/\"}", true},
-	{"{\"\":1}", true},
-	{"{\"a\":-}", false},
-	{"{\"a\":1e}", false},
-	{"{\"a\":[1 2]}", false},
-	{"{\"a\":{\"b\"}}", false},
-	{"{\"a\":{,}}", false},
-	{"{}", true},
+		{"{\"a\":1}\u00a0", false},
+		{"\ufeff{\"a\":1}", false},
+		{"{\"a\":\"\\/\"}", true},
+		{"{\"\":1}", true},
+		{"{\"a\":-}", false},
+		{"{\"a\":1e}", false},
+		{"{\"a\":[1 2]}", false},
+		{"{\"a\":{\"b\"}}", false},
+		{"{\"a\":{,}}", false},
+		{"{}", true},
 	}
 	var s scanner
 	var l line
@@ -79,11 +79,11 @@ func TestBadLines(t *testing.T) {
 	b.WriteString(user("u1", "null", "a"))
 	b.WriteString(`{"type":"message"}{"type":"message"}` + "\n")              // two objects run together
 	b.WriteString(`{"type":"message","id":"u9","parentId":"u1","mess` + "\n") // truncated
-	b.WriteString("\x00\x01\xff\xfe binary \x89PNG\n")                          // binary
-	b.WriteString(`{"type":"x","pad":"` + strings.Repeat("y", 10<<20) + "\n")  // 10 MB, unterminated string
-	b.WriteString("[1,2,3]\n")                                                  // not an object
-	b.WriteString("\n   \n")                                                    // blank: skipped silently
-	b.WriteString(user("u2", `"u1"`, strings.Repeat("z", 10<<20)))              // 10 MB and valid: read
+	b.WriteString("\x00\x01\xff\xfe binary \x89PNG\n")                        // binary
+	b.WriteString(`{"type":"x","pad":"` + strings.Repeat("y", 10<<20) + "\n") // 10 MB, unterminated string
+	b.WriteString("[1,2,3]\n")                                                // not an object
+	b.WriteString("\n   \n")                                                  // blank: skipped silently
+	b.WriteString(user("u2", `"u1"`, strings.Repeat("z", 10<<20)))            // 10 MB and valid: read
 	b.WriteString(user("u3", `"u2"`, "abcd"))
 	b.WriteString(`{"type":"message","id":"u4","parentId":"u3","message":{"role":"user","content":"half`) // no newline yet
 
@@ -98,7 +98,7 @@ func TestBadLines(t *testing.T) {
 	d := r.Derive(nil)
 	eq(t, "skipped", d.Skipped, 5)
 	var lines []int
-	for _, bl := range d.BadLines {
+	for _, bl := range r.BadLines() {
 		lines = append(lines, bl.Line)
 	}
 	eq(t, "bad lines", fmt.Sprint(lines), "[3 4 5 6 7]")
@@ -125,8 +125,8 @@ func TestBadLines(t *testing.T) {
 // refused, as Pi refuses it.
 func TestNotASession(t *testing.T) {
 	for name, content := range map[string]string{
-		"entry first": `{"type":"message","id":"a","message":{"role":"user","content":"x"}}` + "\n",
-		"no id":       `{"type":"session","version":3}` + "\n",
+		"entry first":        `{"type":"message","id":"a","message":{"role":"user","content":"x"}}` + "\n",
+		"no id":              `{"type":"session","version":3}` + "\n",
 		"no header in 64 KB": strings.Repeat("garbage\n", 9000),
 	} {
 		path := filepath.Join(t.TempDir(), "s.jsonl")
@@ -142,4 +142,32 @@ func TestNotASession(t *testing.T) {
 	if err := r.Update(); err != nil {
 		t.Errorf("half a header: %v", err)
 	}
+}
+
+// TestOverlongLine: a line past the limit is skipped without holding it
+// whole, even when it ends only in a later read; the lines after it count.
+func TestOverlongLine(t *testing.T) {
+	defer func(old int) { lineLimit = old }(lineLimit)
+	lineLimit = 1 << 20
+	head := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n"
+	long := `{"type":"message","id":"x","parentId":null,"message":{"role":"user","content":"` + strings.Repeat("q", 3<<20) + `"}}` + "\n"
+	ok := `{"type":"message","id":"u","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"abcd"}}` + "\n"
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(head+long[:len(long)/2]), 0o600)
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(long[len(long)/2:] + ok)
+	f.Close()
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	d := r.Derive(nil)
+	eq(t, "skipped", d.Skipped, 1)
+	eq(t, "reason", r.BadLines()[0].Reason, "line too long")
+	eq(t, "line", r.BadLines()[0].Line, 2)
+	eq(t, "leaf", d.Leaf, "u")
+	eq(t, "context", *d.ContextTokens, int64(1))
 }

@@ -91,7 +91,6 @@ func sameDerived(t testing.TB, what string, got, want *Derived) {
 	}
 }
 
-
 // TestRandomChunks: appends cut at random points, with the cursor saved and
 // restored at random moments, end with exactly what one whole read gives.
 func TestRandomChunks(t *testing.T) {

@@ -146,6 +146,9 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 	if c.Path != path {
 		return nil, errors.New("cursor: for another file")
 	}
+	if c.Offset < 0 || c.HeadLen < 0 || c.HeadLen > HeaderWindow || c.HeadLen > c.Offset || len(c.Tail) > tailLen || int64(len(c.Tail)) > c.Offset {
+		return nil, errors.New("cursor: out of range")
+	}
 	r := NewReader(path)
 	r.dev, r.ino, r.offset, r.lineNo = c.Dev, c.Ino, c.Offset, c.LineNo
 	r.headHash, r.headLen, r.tail = c.HeadHash, c.HeadLen, c.Tail

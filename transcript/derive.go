@@ -3,7 +3,7 @@ package transcript
 import (
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,9 +67,12 @@ type Derived struct {
 	ContextTokens *int64          `json:"contextTokens"`
 	Outputs       []status.Output `json:"outputs"`
 	Recent        []status.Call   `json:"recent"`
-	Skipped       int             `json:"skipped"`
-	BadLines      []BadLine       `json:"badLines,omitempty"`
+	// Skipped counts the lines Pi would skip; Reader.BadLines names them.
+	Skipped int `json:"skipped"`
 }
+
+// BadLines are the skipped lines (the first 1000), for warnings.
+func (r *Reader) BadLines() []BadLine { return append([]BadLine(nil), r.bad...) }
 
 // Derive computes the status fields from what has been read. repo names
 // the git work tree holding a path (nil for none); a nil repo gives every
@@ -77,9 +80,6 @@ type Derived struct {
 func (r *Reader) Derive(repo func(path string) *string) *Derived {
 	d := &Derived{File: r.path, Header: r.header, Entries: r.entries, Leaf: r.leafID, Name: r.name,
 		Thinking: "off", Skipped: r.badN, Outputs: []status.Output{}, Recent: []status.Call{}}
-	if len(r.bad) > 0 {
-		d.BadLines = append([]BadLine(nil), r.bad...)
-	}
 	t := r.totals
 	d.Usage = status.Usage{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite}
 	if t.Unpriced == 0 {
@@ -118,25 +118,43 @@ func (r *Reader) Derive(repo func(path string) *string) *Derived {
 		d.Recent = append(d.Recent, status.Call{At: msTime(cl.at), Tool: r.strs[cl.tool],
 			Action: actions[cl.action], Outcome: [...]string{status.Pending, status.OK, status.Error}[cl.outcome]})
 	}
-	outs := make([]status.Output, 0, len(r.outputs))
-	for p, o := range r.outputs {
-		a := status.Changed
-		if o.created {
-			a = status.Created
+	if r.sorted == nil || len(r.sorted) != len(r.outputs) || r.outputsChanged {
+		// sorted again only when a write or edit landed since
+		r.sorted = r.sorted[:0]
+		for p, o := range r.outputs {
+			a := status.Changed
+			if o.created {
+				a = status.Created
+			}
+			r.sorted = append(r.sorted, status.Output{Path: p, Action: a, At: msTime(o.at)})
 		}
-		var rp *string
-		if repo != nil {
-			rp = repo(p)
-		}
-		outs = append(outs, status.Output{Path: p, Action: a, At: msTime(o.at), Repo: rp})
+		slices.SortFunc(r.sorted, func(a, b status.Output) int {
+			if c := b.At.Compare(a.At); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Path, b.Path)
+		})
+		r.outputsChanged = false
 	}
-	sort.Slice(outs, func(i, j int) bool {
-		if !outs[i].At.Equal(outs[j].At) {
-			return outs[i].At.After(outs[j].At)
+	// newest first, up to 50 without a repo and 50 with one
+	outs := make([]status.Output, 0, min(len(r.sorted), 2*status.MaxOutputsPerKind))
+	var with, without int
+	for _, o := range r.sorted {
+		if with == status.MaxOutputsPerKind && without == status.MaxOutputsPerKind {
+			break
 		}
-		return outs[i].Path < outs[j].Path
-	})
-	d.Outputs = status.LimitOutputs(outs)
+		if repo != nil {
+			o.Repo = repo(o.Path)
+		}
+		if o.Repo == nil && without < status.MaxOutputsPerKind {
+			without++
+			outs = append(outs, o)
+		} else if o.Repo != nil && with < status.MaxOutputsPerKind {
+			with++
+			outs = append(outs, o)
+		}
+	}
+	d.Outputs = outs
 	return d
 }
 

@@ -64,12 +64,12 @@ type toolCall struct {
 
 // content is what a content field (a string or a list of blocks) adds up to.
 type content struct {
-	isString                        bool
-	strChars                        int
-	textChars, thinkingChars, calls int
-	callChars                       int // name + JSON of arguments, toolCall blocks only
-	images                          int
-	toolCalls                       []toolCall
+	isString                 bool
+	strChars                 int
+	textChars, thinkingChars int
+	callChars                int // name + JSON of arguments, toolCall blocks only
+	images                   int
+	toolCalls                []toolCall
 }
 
 func (s *scanner) content(c *content) bool {
@@ -187,8 +187,7 @@ type message struct {
 	isError                           bool
 	timestamp                         float64
 	hasTimestamp                      bool
-	usage                             usageVals
-	nested                            usageVals // 1.x toolResult.usage
+	usage                             usageVals // an assistant's; 1.x toolResult's nested work
 	content                           content
 	commandLen, outputLen             int
 }

@@ -21,7 +21,7 @@ const fixtureV3Branch = `{"type":"session","version":3,"id":"s-a","timestamp":"2
 {"type":"message","id":"a4","parentId":"a3","timestamp":"2026-01-10T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"api":"openai-responses","provider":"openai","model":"gpt-x","usage":{"input":100,"output":10,"cacheRead":0,"cacheWrite":0,"totalTokens":110,"cost":{"input":0.4,"output":0.1,"cacheRead":0,"cacheWrite":0,"total":0.5}},"stopReason":"stop","timestamp":1768039202000}}
 {"type":"thinking_level_change","id":"a5","parentId":"a4","timestamp":"2026-01-10T10:00:03.000Z","thinkingLevel":"high"}
 {"type":"message","id":"a6","parentId":"a5","timestamp":"2026-01-10T10:00:04.000Z","message":{"role":"user","content":"abandoned branch, never counted","timestamp":1768039204000}}
-{"type":"branch_summary","id":"a7","parentId":"a4","timestamp":"2026-01-10T10:00:05.000Z","fromId":"a6","summary":"12345678"}
+{"type":"branch_summary","id":"a7","parentId":"a4","timestamp":"2026-01-10T10:00:05.000Z","fromId":"a6","summary":"12345678","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"cost":{"total":0.25}}}
 {"type":"message","id":"a8","parentId":"a7","timestamp":"2026-01-10T10:00:06.000Z","message":{"role":"user","content":[{"type":"text","text":"abcdefghi"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"timestamp":1768039206000}}
 {"type":"label","id":"a9","parentId":"a8","timestamp":"2026-01-10T10:00:07.000Z","targetId":"a4","label":"here"}
 {"type":"session_info","id":"a10","parentId":"a9","timestamp":"2026-01-10T10:00:08.000Z","name":"  My session  "}
@@ -40,13 +40,13 @@ func TestFixtureV3Branch(t *testing.T) {
 	// 110 from a4, then the branch summary (8 chars: 2) and the user text
 	// (9 chars: 3; a user's image is not counted)
 	eq(t, "context", *d.ContextTokens, int64(115))
-	eq(t, "usage", d.Usage.Input+d.Usage.Output, int64(110))
-	eq(t, "cost", *d.Usage.Cost, 0.5)
+	eq(t, "usage", d.Usage.Input+d.Usage.Output, int64(113)) // a4, and the 1.x branch summary's own call
+	eq(t, "cost", *d.Usage.Cost, 0.75)
 	eq(t, "skipped", d.Skipped, 0)
 }
 
 // fixture1x: Pi 1.x additions — a system message, a usage entry, a
-// context_edit — where the latest model_change names the model, not the
+// toolResult with its own usage, a context_edit — where the latest model_change names the model, not the
 // assistant's physical model; a call without a price makes the cost null.
 const fixture1x = `{"type":"session","version":3,"id":"s-b","timestamp":"2026-11-20T08:00:00.000Z","cwd":"/w/p1"}
 {"type":"model_change","id":"b1","parentId":null,"timestamp":"2026-11-20T08:00:00.100Z","provider":"anthropic","modelId":"virtual-x"}
@@ -54,7 +54,7 @@ const fixture1x = `{"type":"session","version":3,"id":"s-b","timestamp":"2026-11
 {"type":"message","id":"b3","parentId":"b2","timestamp":"2026-11-20T08:00:01.000Z","message":{"role":"system","content":"you are pi","sections":{"a":"b"},"timestamp":1795680001000}}
 {"type":"message","id":"b4","parentId":"b3","timestamp":"2026-11-20T08:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"go"}],"timestamp":1795680002000}}
 {"type":"message","id":"b5","parentId":"b4","timestamp":"2026-11-20T08:00:03.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"write","arguments":{"path":"out/new.txt","content":"x"}}],"provider":"anthropic","model":"claude-physical","responseModel":"claude-physical-2","usage":{"input":10,"output":5,"cacheRead":100,"cacheWrite":0,"totalTokens":115,"cost":{"total":0.01}},"stopReason":"toolUse","timestamp":1795680002500}}
-{"type":"message","id":"b6","parentId":"b5","timestamp":"2026-11-20T08:00:04.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"write","content":[{"type":"text","text":"Successfully wrote"}],"isError":false,"timestamp":1795680004000}}
+{"type":"message","id":"b6","parentId":"b5","timestamp":"2026-11-20T08:00:04.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"write","content":[{"type":"text","text":"Successfully wrote"}],"isError":false,"usage":{"input":7,"output":0,"cacheRead":0,"cacheWrite":0,"cost":{"total":0}},"timestamp":1795680004000}}
 {"type":"usage","id":"b7","parentId":"b6","timestamp":"2026-11-20T08:00:05.000Z","kind":"cache_warm","provider":"anthropic","model":"claude-physical","usage":{"input":1000,"output":0,"cacheRead":0,"cacheWrite":50,"totalTokens":1050,"cost":{"total":0.02}}}
 {"type":"context_edit","id":"b8","parentId":"b7","timestamp":"2026-11-20T08:00:06.000Z","targetId":"b6","replacement":null}
 {"type":"message","id":"b9","parentId":"b8","timestamp":"2026-11-20T08:00:07.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"ls"}}],"provider":"anthropic","model":"claude-physical","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":0},"stopReason":"toolUse","timestamp":1795680006500}}
@@ -64,7 +64,7 @@ func TestFixture1x(t *testing.T) {
 	d := readString(t, fixture1x)
 	eq(t, "model", d.Model.Provider+"/"+d.Model.ID, "anthropic/virtual-x")
 	eq(t, "thinking", d.Thinking, "medium")
-	eq(t, "input", d.Usage.Input, int64(1011))
+	eq(t, "input", d.Usage.Input, int64(1018)) // 10 + 7 (toolResult) + 1000 (usage entry) + 1
 	eq(t, "output", d.Usage.Output, int64(6))
 	eq(t, "cacheRead", d.Usage.CacheRead, int64(100))
 	eq(t, "cacheWrite", d.Usage.CacheWrite, int64(50))
@@ -146,11 +146,11 @@ const fixtureV1 = `{"type":"session","id":"s-d","timestamp":"2025-11-01T00:00:00
 `
 
 func TestFixtureV1(t *testing.T) {
-	d := readString(t, fixtureV1)
+	d, r := readStringR(t, fixtureV1)
 	eq(t, "leaf", d.Leaf, "00000003") // header 0, two messages, the compaction
 	eq(t, "entries", d.Entries, 3)
 	eq(t, "skipped", d.Skipped, 1)
-	eq(t, "bad line", d.BadLines[0].Line, 3)
+	eq(t, "bad line", r.BadLines()[0].Line, 3)
 	eq(t, "model", d.Model.ID, "m-head")
 	eq(t, "thinking", d.Thinking, "off") // Pi ignores the v1 header's level
 	eq(t, "version", d.Header.Version, 1)
@@ -161,6 +161,12 @@ func TestFixtureV1(t *testing.T) {
 
 func readString(t *testing.T, content string) *Derived {
 	t.Helper()
+	d, _ := readStringR(t, content)
+	return d
+}
+
+func readStringR(t *testing.T, content string) (*Derived, *Reader) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
@@ -169,7 +175,7 @@ func readString(t *testing.T, content string) *Derived {
 	if err := r.Update(); err != nil {
 		t.Fatal(err)
 	}
-	return r.Derive(nil)
+	return r.Derive(nil), r
 }
 
 func eq[T comparable](t *testing.T, what string, got, want T) {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"jig/status"
 )
 
 // Limits.
@@ -101,32 +103,36 @@ type Reader struct {
 	tail      []byte
 	hasHeader bool
 
-	header   Header
-	ordinal  int  // Pi's index of the next parsed line (the header is 0)
-	partial  bool // restored from a cursor: only the leaf's node is known
-	newer1x  bool // the file shows Pi 1.x (system messages, usage or context_edit entries)
-	nodes    []node
-	ids      map[string]int32 // entry id → node (files with ids)
-	leaf     int32
-	leafID   string
-	calls    []call
-	pending  map[string]pendingCall
-	outputs  map[string]*output
-	touched  map[string]bool
-	strs     []string
-	strIdx   map[string]int32
-	models   []modelRef
-	modelIdx map[modelRef]int32
-	name     string
+	header         Header
+	ordinal        int  // Pi's index of the next parsed line (the header is 0)
+	partial        bool // restored from a cursor: only the leaf's node is known
+	newer1x        bool // the file shows Pi 1.x (system messages, usage or context_edit entries)
+	nodes          []node
+	ids            map[string]int32 // entry id → node (files with ids)
+	leaf           int32
+	leafID         string
+	calls          []call
+	pending        map[string]pendingCall
+	outputs        map[string]*output
+	touched        map[string]bool
+	sorted         []status.Output // outputs, newest first, for Derive
+	outputsChanged bool
+	strs           []string
+	strIdx         map[string]int32
+	models         []modelRef
+	modelIdx       map[modelRef]int32
+	name           string
 
 	totals  usageTotals
 	entries int
 	bad     []BadLine
 	badN    int
 
-	sc  scanner
-	ln  line
-	buf []byte
+	file    *os.File // the file being read, during read
+	sc      scanner
+	scratch []byte
+	ln      line
+	buf     []byte
 }
 
 type modelRef struct{ Provider, ID string }
@@ -151,11 +157,15 @@ func (r *Reader) Path() string { return r.path }
 // looked: a line Pi is still writing.
 func (r *Reader) Unread() int64 { return r.size - r.offset }
 
+// HasHeader reports whether the header has been read: a file Pi has just
+// created may still be empty.
+func (r *Reader) HasHeader() bool { return r.hasHeader }
+
 // Offset is how many bytes have been consumed: complete lines only.
 func (r *Reader) Offset() int64 { return r.offset }
 
 func (r *Reader) reset() {
-	*r = Reader{Home: r.Home, path: r.path, sc: r.sc, buf: r.buf}
+	*r = Reader{Home: r.Home, path: r.path, sc: r.sc, buf: r.buf, scratch: r.scratch}
 	r.leaf = -1
 	r.ids = map[string]int32{}
 	r.pending = map[string]pendingCall{}
@@ -218,13 +228,13 @@ func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
 		return false
 	}
 	if r.headLen > 0 {
-		h, err := hashRange(f, 0, r.headLen)
+		h, err := r.hashHead(f)
 		if err != nil || h != r.headHash {
 			return false
 		}
 	}
 	if len(r.tail) > 0 {
-		got := make([]byte, len(r.tail))
+		got := r.scratchN(len(r.tail))
 		if _, err := f.ReadAt(got, r.offset-int64(len(got))); err != nil || !bytes.Equal(got, r.tail) {
 			return false
 		}
@@ -232,20 +242,37 @@ func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
 	return true
 }
 
-func hashRange(f *os.File, off, n int64) (uint64, error) {
-	h := fnv.New64a()
-	if _, err := io.Copy(h, io.NewSectionReader(f, off, n)); err != nil {
+// hashHead hashes the header line's bytes as the file has them now.
+func (r *Reader) hashHead(f *os.File) (uint64, error) {
+	b := r.scratchN(int(r.headLen))
+	if _, err := f.ReadAt(b, 0); err != nil {
 		return 0, err
 	}
+	h := fnv.New64a()
+	h.Write(b)
 	return h.Sum64(), nil
 }
+
+func (r *Reader) scratchN(n int) []byte {
+	if cap(r.scratch) < n {
+		r.scratch = make([]byte, n)
+	}
+	return r.scratch[:n]
+}
+
+// lineLimit is MaxLine; tests lower it.
+var lineLimit = MaxLine
 
 var errBranchUnknown = errors.New("entry on a branch the cursor does not hold")
 
 // read consumes complete lines from r.offset on.
 func (r *Reader) read(f *os.File) error {
-	if cap(r.buf) < chunk {
-		r.buf = make([]byte, 0, chunk)
+	r.file = f
+	defer func() { r.file = nil }()
+	// an update after an append reads a few KB: size the buffer to it
+	want := int(min(int64(chunk), max(r.size-r.offset+1, 4096)))
+	if cap(r.buf) < want {
+		r.buf = make([]byte, 0, want)
 	}
 	buf := r.buf[:0]
 	pos := r.offset   // file position of buf[0]
@@ -253,7 +280,7 @@ func (r *Reader) read(f *os.File) error {
 	var skipStart int64
 	for {
 		if len(buf) == cap(buf) {
-			if len(buf) >= MaxLine {
+			if len(buf) >= lineLimit {
 				if !skipping {
 					skipping, skipStart = true, pos
 				}
@@ -279,7 +306,7 @@ func (r *Reader) read(f *os.File) error {
 			r.lineNo++
 			if skipping {
 				skipping = false
-				r.badLine(skipStart, "longer than 32 MB")
+				r.badLine(skipStart, "line too long")
 			} else if perr := r.line(ln, lineOff); perr != nil {
 				return perr
 			}
@@ -303,7 +330,8 @@ func (r *Reader) read(f *os.File) error {
 	} else {
 		r.buf = nil // do not keep a huge line's buffer
 	}
-	if !r.hasHeader && r.offset >= HeaderWindow {
+	if !r.hasHeader && r.offset > 0 {
+		// complete lines, none of them a header: Pi writes the header first
 		return ErrNotSession
 	}
 	return nil
@@ -335,11 +363,11 @@ func (r *Reader) line(b []byte, off int64) error {
 		}
 		r.setHeader(l)
 		r.headLen = off + int64(len(b)) + 1
-		f, err := os.Open(r.path)
-		if err == nil {
-			r.headHash, _ = hashRange(f, 0, r.headLen)
-			f.Close()
+		h, err := r.hashHead(r.file)
+		if err != nil {
+			return err
 		}
+		r.headHash = h
 		r.ordinal = 1
 		return nil
 	}
@@ -486,7 +514,7 @@ func (r *Reader) messageEntry(l *line, n *node) {
 		}
 		return
 	case "toolResult":
-		r.addUsage(&m.nested)
+		r.addUsage(&m.usage)
 		r.result(m, ts)
 	case "system":
 		r.newer1x = true
@@ -561,6 +589,7 @@ func (r *Reader) result(m *message, at int64) {
 		if at > o.at {
 			o.at = at
 		}
+		r.outputsChanged = true
 	}
 }
 

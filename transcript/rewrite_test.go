@@ -81,3 +81,28 @@ func TestRestoredCursorBranches(t *testing.T) {
 	eq(t, "thinking back on the main branch", d.Thinking, "low")
 	eq(t, "context", *d.ContextTokens, int64(115))
 }
+
+// TestBadCursor: a cursor that does not fit is refused (the caller then
+// reads the file afresh), never trusted into a crash.
+func TestBadCursor(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(fixture1x), 0o600)
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := r.MarshalCursor()
+	for name, data := range map[string]string{
+		"not JSON":     "{",
+		"other format": strings.Replace(string(good), `"format":1`, `"format":9`, 1),
+		"huge header":  strings.Replace(string(good), `"headLen":`, `"headLen":99999999999`, 1),
+		"other file":   strings.Replace(string(good), path, "/elsewhere", 1),
+	} {
+		if _, err := RestoreReader(path, []byte(data)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := RestoreReader(path, good); err != nil {
+		t.Errorf("good cursor: %v", err)
+	}
+}

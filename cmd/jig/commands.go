@@ -8,9 +8,9 @@ func commands(e *env) []*cli.Command {
 		terminalCommand(e),
 		sessionCommand(e),
 		installCommand(e),
-		piCommand(e),
 		requestCommand(e),
 		herdrCommand(e),
 		panelCommand(e),
+		piCommand(e),
 	}
 }

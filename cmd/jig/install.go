@@ -11,6 +11,7 @@ func installCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			installPiCommand(e),
 			installHerdrCommand(e),
+			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),
 		},
 	}
 }

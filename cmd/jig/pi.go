@@ -215,13 +215,17 @@ func piShowCommand(e *env) *cli.Command {
 			if err := r.Update(); err != nil {
 				return errorf(c, exitBadInput, "%v", err)
 			}
+			if !r.HasHeader() {
+				return errorf(c, exitBadInput, "%s: %v", file, transcript.ErrNotSession)
+			}
 			d := r.Derive(transcript.NewRepoFinder().Repo)
 			lin := lineage(d.Header.ParentSession)
-			for _, b := range d.BadLines {
+			bad := r.BadLines()
+			for _, b := range bad {
 				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s:%d: skipped: %s\n", file, b.Line, b.Reason)
 			}
-			if d.Skipped > len(d.BadLines) {
-				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s: %d more lines skipped\n", file, d.Skipped-len(d.BadLines))
+			if d.Skipped > len(bad) {
+				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s: %d more lines skipped\n", file, d.Skipped-len(bad))
 			}
 			if tail := r.Unread(); tail > 0 {
 				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s: last line has no newline yet (%d bytes), not read\n", file, tail)
@@ -229,8 +233,9 @@ func piShowCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				data, _ := json.MarshalIndent(struct {
 					*transcript.Derived
-					Lineage []lineageStep `json:"lineage"`
-				}{d, lin}, "", "  ")
+					BadLines []transcript.BadLine `json:"badLines"`
+					Lineage  []lineageStep        `json:"lineage"`
+				}{d, bad, lin}, "", "  ")
 				fmt.Fprintf(e.stdout, "%s\n", data)
 				return nil
 			}

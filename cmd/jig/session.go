@@ -26,6 +26,7 @@ func sessionCommand(e *env) *cli.Command {
 			sessionPathCommand(e),
 			sessionGCCommand(e),
 			sessionContextCommand(e),
+			sessionWaitCommand(e),
 		},
 	}
 }
@@ -51,12 +52,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 					return err
 				}
 				if derived, err = e.readTranscript(dir, id, file); err != nil {
-					if errors.Is(err, status.ErrUnsafeDir) || errors.Is(err, status.ErrSymlink) {
-						return errorf(c, exitStateDir, "%v", err)
-					}
-					return errorf(c, exitBadInput, "%v", err)
+					return errorf(c, stateErrorCode(err, exitBadInput), "%v", err)
 				}
-				if id == "" {
+				if id == "" && derived != nil {
 					id = derived.Header.ID
 				}
 			}
@@ -72,6 +70,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 			}
 			if c.Bool("end") {
 				if err := dir.Remove(id); err != nil {
+					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+				}
+				if err := os.Remove(cursorPath(dir, id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 				}
 				return nil

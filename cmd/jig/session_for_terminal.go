@@ -14,20 +14,21 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "for-terminal",
 		Usage: "print the live session running in a terminal (exit 1 when none)",
-		UsageText: "jig session for-terminal ID [--json | --format TEMPLATE]\n\n" +
+		UsageText: "jig session for-terminal ID [--json | --format TEMPLATE | --preset HOST] [--max-width N]\n\n" +
 			"Prints the status file (JSON) of the live session whose terminals contain ID;\n" +
 			"a short summary instead when stdout is a terminal. Exit 0 found, 1 none\n" +
 			"(nothing printed), 2 usage, 3 state dir unreadable or unsafe.\n\n" +
-			"example: jig session for-terminal %3 --format '{{.State}} {{short .Model}} {{percent .Context.Percent}}'",
-		Flags: []cli.Flag{
+			"example: jig session for-terminal %3 --format '{{.State}} {{short .Model}} {{percent .Context.Percent}}'\n" +
+			"example (tmux.conf): set -g status-right '#(jig session for-terminal \"#{pane_id}\" --preset tmux --max-width 40)'",
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the status file's JSON even on a terminal"},
-			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short)"},
-		},
+			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short, glyph, level, trunc, tmux, clean, width)"},
+		}, presetFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 || c.Args().First() == "" {
 				return usageError(c, "want one terminal ID, got %d arguments", c.NArg())
 			}
-			out, err := e.outputFor(c)
+			out, err := e.lineOutputFor(c)
 			if err != nil {
 				return err
 			}

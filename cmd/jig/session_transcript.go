@@ -22,11 +22,14 @@ func (e *env) readTranscript(dir *status.Dir, id, file string) (*transcript.Deri
 	if err != nil {
 		return nil, err
 	}
-	key := id
-	if key == "" {
-		key = abs
+	if id == "" {
+		h, err := transcript.ReadHeader(abs)
+		if err != nil {
+			return nil, fmt.Errorf("transcript: %w", err)
+		}
+		id = h.ID
 	}
-	cursorPath := dir.Path(cursorsDir, status.SafeName(key)+".json")
+	cursorPath := cursorPath(dir, id)
 	var r *transcript.Reader
 	if err := dir.Check(cursorsDir); err != nil {
 		return nil, err
@@ -47,7 +50,11 @@ func (e *env) readTranscript(dir *status.Dir, id, file string) (*transcript.Deri
 	if err := r.Update(); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	d := r.Derive(transcript.NewRepoFinder().Repo)
+	var d *transcript.Derived
+	if r.HasHeader() { // else Pi has not written the file yet: nothing to say
+		d = r.Derive(transcript.NewRepoFinder().Repo)
+		d.File = abs
+	}
 	data, err = r.MarshalCursor()
 	if err != nil {
 		return nil, err
@@ -59,4 +66,9 @@ func (e *env) readTranscript(dir *status.Dir, id, file string) (*transcript.Deri
 		return nil, err
 	}
 	return d, nil
+}
+
+// cursorPath is a session's cursor file.
+func cursorPath(dir *status.Dir, id string) string {
+	return dir.Path(cursorsDir, status.SafeName(id)+".json")
 }

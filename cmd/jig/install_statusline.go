@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/google/renameio/v2"
+	"github.com/urfave/cli/v2"
+
+	"jig/scripts"
+)
+
+// The status-line integrations: each prints the lines for the host's config
+// with the absolute path of this jig (a tmux #() job or a WezTerm child runs
+// without the shell's PATH), or with --write puts them in place once.
+
+func installTmuxCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "tmux",
+		Usage: "print (or --write) the tmux status-line lines",
+		UsageText: "jig install tmux [--pane-border] [--write [--config FILE]]\n\n" +
+			"Prints tmux.conf lines that show the focused pane's agent in status-right; with\n" +
+			"--pane-border also each pane's own agent in its border. --write appends them once to\n" +
+			"FILE (default: ~/.config/tmux/tmux.conf when it exists, else ~/.tmux.conf).",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "pane-border", Usage: "add the pane-border variant"},
+			&cli.BoolFlag{Name: "write", Usage: "append the lines to the config file once"},
+			&cli.StringFlag{Name: "config", Usage: "the tmux config `FILE` for --write"},
+		},
+		Action: func(c *cli.Context) error {
+			bin, err := e.jigPath(c)
+			if err != nil {
+				return err
+			}
+			text := snippet("tmux/jig.conf")
+			if c.Bool("pane-border") {
+				text += snippet("tmux/pane-border.conf")
+			}
+			if strings.ContainsAny(bin, "'\n") {
+				return errorf(c, exitFailed, "jig's path %q cannot go in a tmux.conf string", bin)
+			}
+			text = strings.ReplaceAll(text, "#(jig ", "#("+strings.ReplaceAll(shellWord(bin), "#", "##")+" ")
+			if !c.Bool("write") {
+				_, err := fmt.Fprint(e.stdout, text)
+				return err
+			}
+			file := c.String("config")
+			if file == "" {
+				file = e.configFile(".config/tmux/tmux.conf", ".tmux.conf")
+			}
+			return e.appendOnce(c, file, "# jig install tmux", text, "reload with: tmux source-file "+file)
+		},
+	}
+}
+
+func installWezTermCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "wezterm",
+		Usage: "print (or --write) the WezTerm status-bar lines",
+		UsageText: "jig install wezterm [--tab-title] [--write [--config FILE]]\n\n" +
+			"Prints the line wezterm.lua needs to load jig's module (jig.lua, next to the config),\n" +
+			"which shows the focused pane's agent in the right status; --tab-title shows each tab's\n" +
+			"agent in its title too. --write saves jig.lua and adds the line before the config's\n" +
+			"final `return`, once (FILE default: $WEZTERM_CONFIG_FILE, ~/.config/wezterm/wezterm.lua,\n" +
+			"~/.wezterm.lua).",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "tab-title", Usage: "show each tab's agent in its title too"},
+			&cli.BoolFlag{Name: "write", Usage: "save jig.lua and add the line to the config once"},
+			&cli.StringFlag{Name: "config", Usage: "the wezterm.lua `FILE` for --write"},
+		},
+		Action: func(c *cli.Context) error {
+			bin, err := e.jigPath(c)
+			if err != nil {
+				return err
+			}
+			file := c.String("config")
+			if file == "" {
+				file = e.getenv("WEZTERM_CONFIG_FILE")
+			}
+			if file == "" {
+				file = filepath.Join(e.configHome(), "wezterm", "wezterm.lua")
+				home := filepath.Join(e.getenv("HOME"), ".wezterm.lua")
+				if _, err := os.Stat(file); err != nil {
+					if _, err := os.Stat(home); err == nil {
+						file = home
+					}
+				}
+			}
+			module := filepath.Join(filepath.Dir(file), "jig.lua")
+			opts := "bin = " + luaQuote(bin)
+			if c.Bool("tab-title") {
+				opts += ", tab_title = true"
+			}
+			line := fmt.Sprintf("dofile(%s).setup { %s } -- jig install wezterm\n", luaQuote(module), opts)
+			if !c.Bool("write") {
+				_, err := fmt.Fprintf(e.stdout, "-- jig's module goes to %s (jig install wezterm --write puts it there).\n-- Add to wezterm.lua, before `return config`:\n%s", module, line)
+				return err
+			}
+			return e.writeWezTerm(c, file, module, line)
+		},
+	}
+}
+
+func installKittyCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "kitty",
+		Usage: "print (or --write) the kitty tab-title lines",
+		UsageText: "jig install kitty [--write [--config FILE]]\n\n" +
+			"Prints the shell line that keeps each kitty window's title on its agent (through\n" +
+			"`kitten @`; kitty.conf needs allow_remote_control). --write saves jig-kitty.sh in\n" +
+			"kitty's config folder and appends the line once to FILE (default: ~/.zshrc when $SHELL\n" +
+			"is zsh, else ~/.bashrc).",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "write", Usage: "save jig-kitty.sh and append the line to the shell rc once"},
+			&cli.StringFlag{Name: "config", Usage: "the shell rc `FILE` for --write"},
+		},
+		Action: func(c *cli.Context) error {
+			bin, err := e.jigPath(c)
+			if err != nil {
+				return err
+			}
+			dir := e.getenv("KITTY_CONFIG_DIRECTORY")
+			if dir == "" {
+				dir = filepath.Join(e.configHome(), "kitty")
+			}
+			script := filepath.Join(dir, "jig-kitty.sh")
+			line := fmt.Sprintf("[ -n \"$KITTY_WINDOW_ID\" ] && . %s && jig_kitty_title %s >/dev/null 2>&1 &\n",
+				shellQuote(script), shellQuote(bin))
+			if !c.Bool("write") {
+				_, err := fmt.Fprintf(e.stdout, "# kitty.conf:\nallow_remote_control yes\n# ~/.bashrc or ~/.zshrc (jig install kitty --write saves %s):\n%s", script, line)
+				return err
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			if err := renameio.WriteFile(script, []byte(snippet("kitty/jig-kitty.sh")), 0o644); err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			file := c.String("config")
+			if file == "" {
+				rc := ".bashrc"
+				if filepath.Base(e.getenv("SHELL")) == "zsh" {
+					rc = ".zshrc"
+				}
+				file = filepath.Join(e.getenv("HOME"), rc)
+			}
+			return e.appendOnce(c, file, "# jig install kitty", line, "kitty.conf needs: allow_remote_control yes")
+		},
+	}
+}
+
+// snippet is a shipped file's text.
+func snippet(name string) string {
+	data, err := scripts.FS.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded at build time: a missing one is a build bug
+	}
+	return string(data)
+}
+
+// jigPath is the absolute path of the running jig.
+func (e *env) jigPath(c *cli.Context) (string, error) {
+	if c.NArg() > 0 {
+		return "", usageError(c, "takes no arguments, got %q", c.Args().First())
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return "", errorf(c, exitFailed, "cannot find jig's own path: %v", err)
+	}
+	return bin, nil
+}
+
+// configHome is $XDG_CONFIG_HOME, else ~/.config.
+func (e *env) configHome() string {
+	if x := e.getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return x
+	}
+	return filepath.Join(e.getenv("HOME"), ".config")
+}
+
+// configFile picks the config file for --write: the XDG one (xdg, relative
+// to ~, moved under $XDG_CONFIG_HOME when set) when it exists, else the
+// home one.
+func (e *env) configFile(xdg, home string) string {
+	p := filepath.Join(e.configHome(), strings.TrimPrefix(xdg, ".config/"))
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	return filepath.Join(e.getenv("HOME"), home)
+}
+
+// appendOnce adds marker and text at the end of file unless the marker is
+// already there; it says on stderr what it did.
+func (e *env) appendOnce(c *cli.Context, file, marker, text, hint string) error {
+	old, err := os.ReadFile(file)
+	if err != nil && !os.IsNotExist(err) {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	if bytes.Contains(old, []byte(marker)) {
+		fmt.Fprintf(e.stderr, "jig: %s: %s already has jig's lines\n", commandName(c), file)
+		return nil
+	}
+	block := marker + "\n" + text
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		block = "\n" + block
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	if _, err := f.WriteString(block); err != nil {
+		f.Close()
+		return errorf(c, exitFailed, "%v", err)
+	}
+	if err := f.Close(); err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	fmt.Fprintf(e.stderr, "jig: %s: added to %s; %s\n", commandName(c), file, hint)
+	return nil
+}
+
+// finalReturn is the `return config` that ends a wezterm.lua.
+var finalReturn = regexp.MustCompile(`(?m)^return\b.*\s*\z`)
+
+// writeWezTerm saves jig.lua and puts line before the config's final
+// return, once; a config without one is left alone with a hint.
+func (e *env) writeWezTerm(c *cli.Context, file, module, line string) error {
+	if err := os.MkdirAll(filepath.Dir(module), 0o755); err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	if err := renameio.WriteFile(module, []byte(snippet("wezterm/jig.lua")), 0o644); err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	if real, err := filepath.EvalSymlinks(file); err == nil {
+		file = real // a dotfiles manager's link: edit what it points at
+	}
+	old, err := os.ReadFile(file)
+	if err != nil && !os.IsNotExist(err) {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	if bytes.Contains(old, []byte("-- jig install wezterm")) {
+		fmt.Fprintf(e.stderr, "jig: %s: saved %s; %s already has jig's line\n", commandName(c), module, file)
+		return nil
+	}
+	var updated []byte
+	switch loc := finalReturn.FindIndex(old); {
+	case old == nil:
+		updated = []byte("local wezterm = require 'wezterm'\nlocal config = wezterm.config_builder()\n" + line + "return config\n")
+	case loc != nil:
+		updated = append(append(append([]byte{}, old[:loc[0]]...), line...), old[loc[0]:]...)
+	default:
+		return errorf(c, exitFailed, "saved %s, but %s has no final `return`: add this line to it yourself: %s",
+			module, file, strings.TrimSpace(line))
+	}
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(file); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := renameio.WriteFile(file, updated, perm); err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	fmt.Fprintf(e.stderr, "jig: %s: saved %s and added its line to %s\n", commandName(c), module, file)
+	return nil
+}
+
+// shellQuote quotes s for /bin/sh when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-@%:,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellWord is s as one /bin/sh word that can sit inside a single-quoted
+// tmux string: bare when it can, else double-quoted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-@%:,") == "" {
+		return s
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
+	return `"` + r.Replace(s) + `"`
+}
+
+// luaQuote is s as a Lua string literal.
+func luaQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '\\' || ch == '\'':
+			b.WriteByte('\\')
+			b.WriteByte(ch)
+		case ch < 0x20 || ch == 0x7f:
+			fmt.Fprintf(&b, "\\%03d", ch)
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"jig/scripts"
+)
+
+func init() {
+	scriptCmds["snippet"] = snippetCmd
+}
+
+// snippetCmd is `snippet PATH`: it copies the shipped scripts/PATH into the
+// script's work dir at the same PATH, so scripts source the real file.
+func snippetCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: snippet PATH")
+	}
+	data, err := scripts.FS.ReadFile(args[0])
+	ts.Check(err)
+	dst := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	ts.Check(os.WriteFile(dst, data, 0o644))
+}

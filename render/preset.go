@@ -1,0 +1,412 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"jig/status"
+)
+
+// The status-line presets: one short segment for a host's bar. Each is a
+// whole segment or nothing; agent-supplied text is cleaned of control
+// characters so it cannot move a cursor or end a bar early.
+const (
+	PresetTmux    = "tmux"    // #[fg=…] styles, '#' doubled, ends with #[default]
+	PresetWezTerm = "wezterm" // one JSON list of wezterm.format items
+	PresetANSI    = "ansi"    // SGR escape codes, none under NO_COLOR
+	PresetPlain   = "plain"   // text only
+)
+
+// Presets lists the preset names, for help and errors.
+var Presets = []string{PresetTmux, PresetWezTerm, PresetANSI, PresetPlain}
+
+// IsPreset reports whether name is a preset.
+func IsPreset(name string) bool {
+	for _, p := range Presets {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// The state glyphs of the segment.
+const (
+	GlyphBusy = "●"
+	GlyphIdle = "○"
+)
+
+// Context thresholds: under LevelWarn percent is fine, under LevelHigh a
+// warning, else high.
+const (
+	LevelWarn = 50
+	LevelHigh = 80
+)
+
+// Levels are the semantic colours of a segment part; each preset maps them
+// to its host's colours.
+const (
+	levelNone = ""
+	levelBusy = "busy"
+	levelIdle = "idle"
+	levelOK   = "ok"
+	levelWarn = "warn"
+	levelHigh = "high"
+)
+
+// Level names how full a context is: "ok", "warn" or "high", "" when unknown.
+func Level(p *float64) string {
+	switch {
+	case p == nil:
+		return levelNone
+	case *p < LevelWarn:
+		return levelOK
+	case *p < LevelHigh:
+		return levelWarn
+	}
+	return levelHigh
+}
+
+// Glyph is the state's glyph: ● busy, ○ idle.
+func Glyph(state string) string {
+	if state == status.Busy {
+		return GlyphBusy
+	}
+	return GlyphIdle
+}
+
+// part is one piece of the segment. Parts with a higher drop go first when
+// the segment must fit a width; the glyph (drop 0) stays to the end.
+type part struct {
+	text  string
+	level string
+	drop  int
+	model bool // may be shortened with an ellipsis before it is dropped
+}
+
+// segment is the default segment's parts, in display order: state glyph,
+// short model, thinking level unless off, context percent, cost. Unknown
+// values are left out rather than shown as "?".
+func segment(s *status.Status) []part {
+	stateLevel := levelIdle
+	if s.State == status.Busy {
+		stateLevel = levelBusy
+	}
+	parts := []part{{text: Glyph(s.State), level: stateLevel}}
+	m := ShortModel(s.Model)
+	if m == "" && s.Model != nil {
+		m = s.Model.Name
+	}
+	if m := Clean(m); m != "" {
+		parts = append(parts, part{text: m, drop: 3, model: true})
+	}
+	if s.Thinking != nil && *s.Thinking != "" && *s.Thinking != "off" {
+		parts = append(parts, part{text: Clean(*s.Thinking), drop: 5})
+	}
+	if s.Context.Percent != nil {
+		parts = append(parts, part{text: Percent(s.Context.Percent), level: Level(s.Context.Percent), drop: 2})
+	}
+	if s.Usage.Cost != nil {
+		parts = append(parts, part{text: Money(s.Usage.Cost), drop: 4})
+	}
+	return parts
+}
+
+// PresetOptions shape a preset's output.
+type PresetOptions struct {
+	MaxWidth int  // cells the segment may take; 0 means no limit
+	NoColor  bool // ansi: no escape codes (NO_COLOR)
+}
+
+// Preset writes s as the named preset's segment and a newline. It writes
+// nothing when the name is unknown.
+func Preset(w io.Writer, name string, s *status.Status, opt PresetOptions) error {
+	if !IsPreset(name) {
+		return fmt.Errorf("unknown preset %q (want %s)", name, strings.Join(Presets, ", "))
+	}
+	parts := fit(segment(s), opt.MaxWidth)
+	var out string
+	switch name {
+	case PresetTmux:
+		out = tmuxSegment(parts)
+	case PresetWezTerm:
+		out = wezTermSegment(parts)
+	case PresetANSI:
+		out = ansiSegment(parts, !opt.NoColor)
+	case PresetPlain:
+		out = plainSegment(parts)
+	}
+	_, err := io.WriteString(w, out+"\n")
+	return err
+}
+
+// fit drops and shortens parts until the segment, parts joined by single
+// spaces, takes at most max cells.
+func fit(parts []part, max int) []part {
+	if max <= 0 {
+		return parts
+	}
+	for width(parts) > max {
+		worst := 0
+		for i, p := range parts {
+			if p.drop > parts[worst].drop {
+				worst = i
+			}
+		}
+		p := parts[worst]
+		if p.drop == 0 { // only the glyph is left
+			if Width(p.text) > max {
+				return nil
+			}
+			break
+		}
+		if p.model {
+			// Keep at least three cells of the model and its ellipsis.
+			over := width(parts) - max
+			if w := Width(p.text); w-over >= 4 {
+				parts[worst].text = Truncate(p.text, w-over)
+				continue
+			}
+		}
+		parts = append(parts[:worst:worst], parts[worst+1:]...)
+	}
+	return parts
+}
+
+func width(parts []part) int {
+	n := 0
+	for i, p := range parts {
+		if i > 0 {
+			n++
+		}
+		n += Width(p.text)
+	}
+	return n
+}
+
+var tmuxColours = map[string]string{
+	levelBusy: "cyan", levelIdle: "", levelOK: "green", levelWarn: "yellow", levelHigh: "red",
+}
+
+// tmuxSegment styles with #[fg=…], doubles '#' in text so tmux does not
+// expand it as a format, and always ends with #[default] so no style leaks
+// into what follows on the bar.
+func tmuxSegment(parts []part) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		text := TmuxEscape(p.text)
+		if c := tmuxColours[p.level]; c != "" {
+			fmt.Fprintf(&b, "#[fg=%s]%s#[fg=default]", c, text)
+		} else {
+			b.WriteString(text)
+		}
+	}
+	b.WriteString("#[default]")
+	return b.String()
+}
+
+var ansiColours = map[string]string{
+	levelBusy: "36", levelIdle: "", levelOK: "32", levelWarn: "33", levelHigh: "31",
+}
+
+func ansiSegment(parts []part, colour bool) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if c := ansiColours[p.level]; colour && c != "" {
+			fmt.Fprintf(&b, "\x1b[%sm%s\x1b[39m", c, p.text)
+		} else {
+			b.WriteString(p.text)
+		}
+	}
+	if colour && len(parts) > 0 {
+		b.WriteString("\x1b[0m")
+	}
+	return b.String()
+}
+
+func plainSegment(parts []part) string {
+	texts := make([]string, len(parts))
+	for i, p := range parts {
+		texts[i] = p.text
+	}
+	return strings.Join(texts, " ")
+}
+
+// wezTermColours are AnsiColor names, so the user's colour scheme decides
+// the actual colours.
+var wezTermColours = map[string]string{
+	levelBusy: "Teal", levelIdle: "", levelOK: "Green", levelWarn: "Olive", levelHigh: "Maroon",
+}
+
+// wezTermSegment is one JSON list of wezterm.format items, e.g.
+// [{"Foreground":{"AnsiColor":"Teal"}},{"Text":"●"},"ResetAttributes",…]:
+// Lua passes it through wezterm.json_parse to wezterm.format. The list is
+// empty when nothing fits.
+func wezTermSegment(parts []part) string {
+	items := []any{}
+	for i, p := range parts {
+		if i > 0 {
+			items = append(items, map[string]string{"Text": " "})
+		}
+		if c := wezTermColours[p.level]; c != "" {
+			items = append(items, map[string]any{"Foreground": map[string]string{"AnsiColor": c}},
+				map[string]string{"Text": p.text}, "ResetAttributes")
+		} else {
+			items = append(items, map[string]string{"Text": p.text})
+		}
+	}
+	data, _ := json.Marshal(items) // strings and maps only: cannot fail
+	return string(data)
+}
+
+// TmuxEscape doubles '#' so tmux shows it instead of expanding a format.
+func TmuxEscape(s string) string {
+	return strings.ReplaceAll(s, "#", "##")
+}
+
+// Width is the number of terminal cells s takes: wide East Asian characters
+// and most emoji take two, combining marks and zero-width characters none.
+func Width(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// Truncate cuts s to at most n cells, ending with "…" when it cut. It cuts
+// between runes, never inside one, and never half a wide character.
+func Truncate(s string, n int) string {
+	if Width(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	w := 0
+	for _, r := range s {
+		rw := runeWidth(r)
+		if w+rw > n-1 {
+			break
+		}
+		b.WriteRune(r)
+		w += rw
+	}
+	return b.String() + "…"
+}
+
+// runeWidth is a small stand-in for a full Unicode width table: the ranges
+// that matter on a status bar (CJK, Hangul, fullwidth forms, emoji).
+func runeWidth(r rune) int {
+	switch {
+	case r == 0x200b || r == 0x200c || r == 0x200d || r == 0xfeff,
+		r >= 0x0300 && r <= 0x036f, // combining diacritical marks
+		r >= 0xfe00 && r <= 0xfe0f: // variation selectors
+		return 0
+	case r >= 0x1100 && r <= 0x115f,
+		r >= 0x2e80 && r <= 0x303e,
+		r >= 0x3041 && r <= 0x33ff,
+		r >= 0x3400 && r <= 0x4dbf,
+		r >= 0x4e00 && r <= 0x9fff,
+		r >= 0xa000 && r <= 0xa4cf,
+		r >= 0xac00 && r <= 0xd7a3,
+		r >= 0xf900 && r <= 0xfaff,
+		r >= 0xfe30 && r <= 0xfe4f,
+		r >= 0xff00 && r <= 0xff60,
+		r >= 0xffe0 && r <= 0xffe6,
+		r >= 0x1f300 && r <= 0x1f64f,
+		r >= 0x1f900 && r <= 0x1f9ff,
+		r >= 0x20000 && r <= 0x3fffd:
+		return 2
+	}
+	return 1
+}
+
+// TruncateStyled cuts rendered output to n cells without counting or
+// breaking tmux #[…] styles and ANSI escape sequences, counting tmux's "##"
+// as the one '#' it shows. When it cuts it ends with "…" and a reset of each
+// kind of style it passed, so nothing leaks into the rest of the bar.
+func TruncateStyled(s string, n int) string {
+	if styledWidth(s) <= n {
+		return s
+	}
+	var b strings.Builder
+	w := 0
+	var tmux, ansi bool
+	for rest := s; rest != ""; {
+		tok, tw, kind := nextToken(rest)
+		if w+tw > n-1 {
+			break
+		}
+		b.WriteString(tok)
+		w += tw
+		tmux = tmux || kind == tokenTmuxStyle
+		ansi = ansi || kind == tokenEscape
+		rest = rest[len(tok):]
+	}
+	if n > 0 {
+		b.WriteString("…")
+	}
+	if ansi {
+		b.WriteString("\x1b[0m")
+	}
+	if tmux {
+		b.WriteString("#[default]")
+	}
+	return b.String()
+}
+
+func styledWidth(s string) int {
+	w := 0
+	for s != "" {
+		tok, tw, _ := nextToken(s)
+		w += tw
+		s = s[len(tok):]
+	}
+	return w
+}
+
+const (
+	tokenText = iota
+	tokenTmuxStyle
+	tokenEscape
+)
+
+// nextToken splits the first shown character or style off s: its bytes,
+// the cells it takes and its kind.
+func nextToken(s string) (string, int, int) {
+	switch {
+	case strings.HasPrefix(s, "##"):
+		return s[:2], 1, tokenText
+	case strings.HasPrefix(s, "#["):
+		if j := strings.IndexByte(s, ']'); j >= 0 {
+			return s[:j+1], 0, tokenTmuxStyle
+		}
+		return s, 0, tokenTmuxStyle
+	case strings.HasPrefix(s, "\x1b["):
+		for j := 2; j < len(s); j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return s[:j+1], 0, tokenEscape
+			}
+		}
+		return s, 0, tokenEscape
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	if r < 0x20 || r == 0x7f {
+		return s[:size], 0, tokenText
+	}
+	return s[:size], runeWidth(r), tokenText
+}

@@ -1,0 +1,294 @@
+package scripts
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// need finds a program the end-to-end tests use; without it they skip,
+// except in CI (CI=true), where a missing program is a failure.
+func need(t *testing.T, program string) string {
+	t.Helper()
+	p, err := exec.LookPath(program)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing: run .ci/provision", program)
+		}
+		t.Skipf("%s is missing (.ci/provision installs it)", program)
+	}
+	return p
+}
+
+// jigBin is jig built once for this package's tests (TestMain).
+var jigBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "jig-scripts-test-")
+	if err != nil {
+		panic(err)
+	}
+	jigBin = filepath.Join(dir, "jig")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// consultSources stats every file the tests use through a child process
+// (jig's Go sources, the snippets, the Lua): go test caches a result until a
+// file the test binary consulted changes, and it cannot see what go build,
+// tmux or lua5.4 read.
+func consultSources() {
+	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != ".." {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".lua", ".sh", ".tmux", ".conf", ".mod", ".sum":
+			os.Stat(p)
+		}
+		return nil
+	})
+}
+
+var buildOnce sync.Once
+var buildErr error
+
+// buildJig builds jig (once) and returns its path.
+func buildJig(t *testing.T) string {
+	t.Helper()
+	consultSources()
+	buildOnce.Do(func() {
+		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(gobin); err != nil {
+			gobin = "go"
+		}
+		cmd := exec.Command(gobin, "build", "-o", jigBin, "jig/cmd/jig")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return jigBin
+}
+
+// poll calls check until it returns "" or the deadline passes, and fails
+// with check's last word.
+func poll(t *testing.T, what string, check func() string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		msg := check()
+		if msg == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: gave up after 20s: %s", what, msg)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// tmuxServer runs tmux commands against one private server (-L).
+type tmuxServer struct {
+	t      *testing.T
+	socket string
+	env    []string
+}
+
+func (s *tmuxServer) run(args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...)
+	cmd.Env = s.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		s.t.Fatalf("tmux -L %s %s: %v: %s", s.socket, strings.Join(args, " "), err, stderr.String())
+	}
+	return strings.TrimRight(string(out), "\n")
+}
+
+// The shipped tmux lines, as `jig install tmux --pane-border` prints them,
+// in a real tmux: each pane's process writes its status through `jig session
+// write`; the status line shows the focused pane's model and context percent
+// and switches when the other pane takes the focus; each border shows its
+// own pane's session. The status line is read as a user sees it: a client
+// of that tmux runs inside a pane of a second, outer tmux, whose
+// capture-pane returns the client's screen.
+func TestTmuxStatusLine(t *testing.T) {
+	need(t, "tmux")
+	jig := buildJig(t)
+	tmp := t.TempDir()
+	state := filepath.Join(tmp, "state")
+	env := []string{
+		"PATH=" + filepath.Dir(jig) + ":/usr/bin:/bin",
+		"HOME=" + tmp,
+		"JIG_STATE_DIR=" + state,
+		"TMUX_TMPDIR=" + tmp,
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+	}
+
+	conf := filepath.Join(tmp, "inner.conf")
+	install := exec.Command(jig, "install", "tmux", "--pane-border")
+	install.Env = env
+	lines, err := install.Output()
+	if err != nil {
+		t.Fatalf("jig install tmux: %v", err)
+	}
+	if !bytes.Contains(lines, []byte("#("+jig+" session for-terminal \"#{pane_id}\" --preset tmux")) {
+		t.Fatalf("jig install tmux does not call %s with the pane id:\n%s", jig, lines)
+	}
+	if err := os.WriteFile(conf, lines, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"a.json": `{"state":"busy","model":{"provider":"anthropic","id":"claude-sonnet-4-5-20250929","name":"Claude Sonnet 4.5"},"thinking":"high","context":{"percent":42},"usage":{"cost":1.5}}`,
+		"b.json": `{"state":"idle","model":{"provider":"openai","id":"gpt-5","name":"GPT-5"},"context":{"percent":87},"usage":{"cost":0.25}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(tmp, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each pane's shell writes its session's status, then becomes the
+	// long-lived process the status file names.
+	paneCmd := func(session, file string) string {
+		return fmt.Sprintf("jig session write --session %s --pid $$ < %s/%s && exec sleep 600", session, tmp, file)
+	}
+
+	id := rand.Uint32()
+	inner := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-inner", id), env: env}
+	outer := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-outer", id), env: env}
+	t.Cleanup(func() {
+		for _, s := range []*tmuxServer{outer, inner} {
+			cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
+			cmd.Env = env
+			cmd.Run() // the server may be gone already
+		}
+	})
+	paneA := inner.run("-f", conf, "new-session", "-d", "-s", "main", "-x", "120", "-y", "12", "-P", "-F", "#{pane_id}", paneCmd("sess-a", "a.json"))
+	paneB := inner.run("split-window", "-t", "main", "-h", "-P", "-F", "#{pane_id}", paneCmd("sess-b", "b.json"))
+	poll(t, "both panes write their status", func() string {
+		for _, s := range []string{"sess-a", "sess-b"} {
+			if _, err := os.Stat(filepath.Join(state, "sessions", s+".json")); err != nil {
+				return err.Error()
+			}
+		}
+		return ""
+	})
+	// The terminal is the TMUX_PANE tmux gave each pane's process.
+	for session, pane := range map[string]string{"sess-a": paneA, "sess-b": paneB} {
+		data, err := os.ReadFile(filepath.Join(state, "sessions", session+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `"terminal": "` + pane + `"`; !bytes.Contains(data, []byte(want)) {
+			t.Fatalf("%s's status lacks %s:\n%s", session, want, data)
+		}
+	}
+
+	outerPane := outer.run("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "12", "-P", "-F", "#{pane_id}",
+		"env -u TMUX tmux -L "+inner.socket+" attach -t main")
+	outer.run("set", "-g", "status", "off")
+	screen := func() (string, []string) {
+		text := outer.run("capture-pane", "-p", "-t", outerPane)
+		rows := strings.Split(text, "\n")
+		return rows[len(rows)-1], rows
+	}
+
+	// B was split last, so it has the focus.
+	poll(t, "status line shows pane B's session", func() string {
+		status, rows := screen()
+		if !strings.Contains(status, "○ gpt-5 87% $0.25") || strings.Contains(status, "sonnet") {
+			return fmt.Sprintf("status line %q (screen:\n%s)", status, strings.Join(rows, "\n"))
+		}
+		return ""
+	})
+	inner.run("select-pane", "-t", paneA)
+	poll(t, "status line switches to pane A's session", func() string {
+		status, rows := screen()
+		if !strings.Contains(status, "● claude-sonnet-4-5 high 42% $1.50") || strings.Contains(status, "gpt-5") {
+			return fmt.Sprintf("status line %q (screen:\n%s)", status, strings.Join(rows, "\n"))
+		}
+		return ""
+	})
+	// The percent carries its threshold colour: green under 50.
+	poll(t, "the percent is green", func() string {
+		text := outer.run("capture-pane", "-p", "-e", "-t", outerPane)
+		rows := strings.Split(text, "\n")
+		if !strings.Contains(rows[len(rows)-1], "\x1b[32m42%") {
+			return fmt.Sprintf("no green 42%% in %q", rows[len(rows)-1])
+		}
+		return ""
+	})
+	// Each border shows its own pane's session, whichever has the focus.
+	poll(t, "each pane border shows its own session", func() string {
+		_, rows := screen()
+		top := rows[0]
+		if !strings.Contains(top, "claude-sonnet-4-5") || !strings.Contains(top, "gpt-5") {
+			return fmt.Sprintf("border row %q", top)
+		}
+		if strings.Index(top, "claude-sonnet-4-5") > strings.Index(top, "gpt-5") {
+			return fmt.Sprintf("pane A (left) should show sonnet, B (right) gpt-5: %q", top)
+		}
+		return ""
+	})
+	// And what tmux itself says is focused agrees.
+	if got := inner.run("display", "-p", "-t", "main", "#{pane_id}"); got != paneA {
+		t.Errorf("tmux says %s has the focus, want %s", got, paneA)
+	}
+}
+
+// scripts/tmux/jig.tmux, run from tmux.conf as a plugin, asks jig for its
+// lines and sources them: status-right, and with @jig-pane-border on the
+// border format, call this jig with the pane id.
+func TestTmuxPluginFile(t *testing.T) {
+	need(t, "tmux")
+	jig := buildJig(t)
+	tmp := t.TempDir()
+	plugin, err := filepath.Abs("tmux/jig.tmux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(tmp, "tmux.conf")
+	text := fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\nrun-shell '%s'\n", jig, plugin)
+	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	s := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-plugin", rand.Uint32()), env: env}
+	t.Cleanup(func() {
+		cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
+		cmd.Env = env
+		cmd.Run()
+	})
+	s.run("-f", conf, "new-session", "-d", "sleep 600")
+	want := "#(" + jig + ` session for-terminal "#{pane_id}" --preset tmux`
+	poll(t, "the plugin sets status-right and the border", func() string {
+		right := s.run("show-options", "-gv", "status-right")
+		border := s.run("show-options", "-gv", "pane-border-format")
+		if !strings.Contains(right, want) || !strings.Contains(border, want) {
+			return fmt.Sprintf("status-right %q, pane-border-format %q", right, border)
+		}
+		if got := s.run("show-options", "-gv", "status-interval"); got != "2" {
+			return "status-interval " + got
+		}
+		return ""
+	})
+}

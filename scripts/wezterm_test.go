@@ -1,0 +1,60 @@
+package scripts
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// writeStatus writes a session's status with the real jig, as an agent in
+// a terminal would: env names the terminal, this test process stands in for
+// the agent's (so the session is live).
+func writeStatus(t *testing.T, jig, state, session, body string, env ...string) {
+	t.Helper()
+	cmd := exec.Command(jig, "session", "write", "--session", session, "--pid", strconv.Itoa(os.Getpid()))
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "JIG_STATE_DIR=" + state}, env...)
+	cmd.Stdin = strings.NewReader(body)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("jig session write: %v: %s", err, out)
+	}
+}
+
+// scripts/wezterm/jig.lua, loaded by a real Lua 5.4 with a stand-in wezterm
+// module (testdata/wezterm.lua) and driven as WezTerm would drive it
+// (testdata/drive.lua): the right status gets the focused pane's cells, jig
+// runs at most once per pane per 2 s, a pane without an agent shows nothing,
+// and tab titles show each tab's agent.
+func TestWezTermLua(t *testing.T) {
+	lua := need(t, "lua5.4")
+	jig := buildJig(t)
+	state := filepath.Join(t.TempDir(), "state")
+	writeStatus(t, jig, state, "sess-7",
+		`{"state":"busy","model":{"provider":"anthropic","id":"claude-sonnet-4-5-20250929"},"thinking":"high","context":{"percent":42},"usage":{"cost":1.5}}`,
+		"WEZTERM_PANE=7")
+	writeStatus(t, jig, state, "sess-8",
+		`{"state":"idle","model":{"id":"gpt-5"},"context":{"percent":91}}`,
+		"WEZTERM_PANE=8")
+
+	cmd := exec.Command(lua, "wezterm/testdata/drive.lua")
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "JIG=" + jig, "JIG_STATE_DIR=" + state}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("lua5.4 drive.lua: %v\n%s", err, out)
+	}
+	want := `clock: float
+right status, pane 7: {fg:Teal}●{reset} claude-sonnet-4-5 high {fg:Green}42%{reset} $1.50
+jig runs: 3
+jig runs a second later: 3
+jig runs 2 s later: 6
+right status, pane 9: []
+tab 1: [ 1: ● claude-sonnet-4-5 high 42% $1.50 ]
+tab 2: [ 2: ○ gpt-5 91% ]
+tab 3: [ 3: vim ]
+`
+	if string(out) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
