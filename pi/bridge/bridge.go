@@ -113,10 +113,11 @@ type Applied struct {
 // Reply is one line to the extension.
 type Reply struct {
 	Type string `json:"type"` // apply | ready | where | notice
-	// apply (and ready): make these tools active, leave these skills out,
-	// keep these switches (appendEntry; apply only), reload when idle.
+	// apply (and ready): make these tools active (null: leave them; []:
+	// none), leave these skills out, keep these switches (appendEntry;
+	// apply only), reload when idle.
 	ID        string          `json:"id,omitempty"`
-	Active    []string        `json:"active,omitempty"`
+	Active    []string        `json:"active"`
 	SkillsOff []string        `json:"skillsOff,omitempty"`
 	Switches  status.Switches `json:"switches"`
 	Reload    bool            `json:"reload,omitempty"`

@@ -269,3 +269,25 @@ func TestTranscriptGivesUsageAndRecentWithDecisions(t *testing.T) {
 		t.Errorf("an argument value reached the file:\n%s", data)
 	}
 }
+
+// Every tool off is a list of none, not "leave the tools".
+func TestAllToolsOffIsAnEmptyList(t *testing.T) {
+	b, out := newTestBridge(t)
+	handle(t, b, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true}]}`)
+	out.Reset()
+	request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1", Tools: map[string]bool{"read": false}})
+	b.CheckRequests()
+	if got := strings.TrimSpace(out.String()); !strings.Contains(got, `"active":[]`) {
+		t.Errorf("apply %s, want active []", got)
+	}
+	out.Reset()
+	handle(t, b, `{"type":"live","live":{},"ready":true}`)
+	if got := strings.TrimSpace(out.String()); !strings.Contains(got, `"active":[]`) {
+		t.Errorf("ready %s, want active []", got)
+	}
+	b2, out2 := newTestBridge(t)
+	handle(t, b2, hello("s2"), `{"type":"live","live":{},"ready":true}`)
+	if got := strings.TrimSpace(out2.String()); !strings.Contains(got, `"active":null`) {
+		t.Errorf("ready without switches %s, want active null", got)
+	}
+}
