@@ -599,8 +599,13 @@ func testSession(t *testing.T, version string) {
 	// A reload keeps the file and the switch.
 	p.call(map[string]any{"type": "prompt", "message": "/session-reload"})
 	_, reloaded := w.waitStatus(id, "the session after a reload", func(s *status.Status) bool { return s.Tools.Active == 3 })
-	if reloaded.StartedAt != after.StartedAt {
+	if !reloaded.StartedAt.Equal(after.StartedAt) {
 		t.Errorf("a reload restarted the session: startedAt %v, was %v", reloaded.StartedAt, after.StartedAt)
+	}
+	for _, o := range reloaded.Outputs {
+		if o.Action != outs[o.Path] {
+			t.Errorf("after a reload, output %s is %s, was %s", o.Path, o.Action, outs[o.Path])
+		}
 	}
 	n = len(w.model.Requests())
 	w.model.Queue(text("still no bash"))
@@ -683,10 +688,16 @@ func testSession(t *testing.T, version string) {
 	if rid := resumed.sessionID(); rid != id {
 		t.Fatalf("--session resumed %s, want %s", rid, id)
 	}
-	w.waitStatus(id, "the resumed session with its switch and outputs", func(s *status.Status) bool {
+	_, res := w.waitStatus(id, "the resumed session with its switch and outputs", func(s *status.Status) bool {
 		return s.Switches.Tools["bash"] == false && len(s.Switches.Tools) == 1 && s.Tools.Active == 3 && len(s.Outputs) == 2 &&
 			s.PID == resumed.cmd.Process.Pid
 	})
+	for _, o := range res.Outputs {
+		if o.Action != outs[o.Path] {
+			t.Errorf("resumed, output %s is %s, was %s", o.Path, o.Action, outs[o.Path])
+		}
+	}
+	checkUsage(t, *res.SessionFile, res.Usage)
 	n = len(w.model.Requests())
 	w.model.Queue(text("resumed without bash"))
 	resumed.prompt("resumed?")

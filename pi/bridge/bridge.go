@@ -304,9 +304,12 @@ func (b *Bridge) hello(m Message) error {
 	b.session, b.pid, b.file = m.Session, m.PID, m.SessionFile
 	b.startedAt = b.Now().UTC()
 	if prev, err := b.Dir.Read(m.Session); err == nil && prev.PID == m.PID {
-		b.startedAt = prev.StartedAt // a reload: the same session goes on
+		// A reload: the same session goes on, with what only the live
+		// agent knew (created or changed, decisions) kept from the file.
+		b.startedAt = prev.StartedAt
 		b.switches = prev.Switches
 		b.answer = prev.LastRequest
+		b.last = prev
 	}
 	if m.Switches != nil {
 		b.switches = *m.Switches

@@ -73,7 +73,9 @@ func TestWritesWhatPiSaysLive(t *testing.T) {
 
 func TestEndRemovesTheFileUnlessAReloadFollows(t *testing.T) {
 	b, _ := newTestBridge(t)
-	handle(t, b, hello("s1"), `{"type":"live","live":{"state":"idle"}}`)
+	handle(t, b, hello("s1"), `{"type":"live","live":{"state":"idle"}}`,
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"write","path":"/p/new.txt"}}`,
+		`{"type":"call","call":{"phase":"end","id":"c1","tool":"write"}}`)
 	if done, err := b.Handle([]byte(`{"type":"end","keep":true}`)); !done || err != nil {
 		t.Fatalf("end keep: done %v err %v", done, err)
 	}
@@ -84,8 +86,12 @@ func TestEndRemovesTheFileUnlessAReloadFollows(t *testing.T) {
 	b2.Dir = b.Dir
 	b2.Now = func() time.Time { return t0.Add(time.Hour) }
 	handle(t, b2, hello("s1"), `{"type":"live","live":{"state":"busy"}}`)
-	if s := read(t, b2, "s1"); !s.StartedAt.Equal(started) {
+	s := read(t, b2, "s1")
+	if !s.StartedAt.Equal(started) {
 		t.Errorf("startedAt %v after a reload, want %v", s.StartedAt, started)
+	}
+	if len(s.Outputs) != 1 || s.Outputs[0].Action != status.Created {
+		t.Errorf("outputs %+v after a reload, want new.txt still created", s.Outputs)
 	}
 	if done, err := b2.Handle([]byte(`{"type":"end"}`)); !done || err != nil {
 		t.Fatalf("end: done %v err %v", done, err)
