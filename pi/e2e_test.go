@@ -51,11 +51,21 @@ func needPi(t *testing.T, version string) (piBin, nodeBin string) {
 			if os.Getenv("CI") == "true" {
 				t.Fatal(msg)
 			}
-			fmt.Fprintf(os.Stderr, "\n*** SKIP %s: %s ***\n\n", t.Name(), msg)
+			loud(fmt.Sprintf("\n*** SKIP %s: %s ***\n\n", t.Name(), msg))
 			t.Skip(msg)
 		}
 	}
 	return piBin, nodeBin
+}
+
+// loud says msg where a person running the tests sees it: go test hides a
+// passing package's output, so it goes to the terminal too when there is one.
+func loud(msg string) {
+	fmt.Fprint(os.Stderr, msg)
+	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		fmt.Fprint(tty, msg)
+		tty.Close()
+	}
 }
 
 var (
