@@ -328,7 +328,7 @@ export default function jigSession(pi: any) {
 	pi.registerCommand("context", {
 		description: "What fills the context: a grid and each part",
 		handler: async (_args: string, ctx: any) => {
-			const r = spawnSync(jig, ["session", "context", sessionId], { encoding: "utf8" });
+			const r = spawnSync(jig, ["session", "context", sessionId], { encoding: "utf8", timeout: 5000 });
 			ctx.ui.notify((r.stdout || r.stderr || "jig: no context detail yet").trimEnd(), "info");
 		},
 	});
