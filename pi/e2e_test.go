@@ -507,7 +507,7 @@ func testSession(t *testing.T, version string) {
 	w.model.Queue(
 		toolCall("call_write", "write", map[string]any{"path": "new.txt", "content": "s3cret-content-value\n"}),
 		toolCall("call_edit", "edit", map[string]any{"path": "notes.txt", "edits": []any{map[string]any{"oldText": "alpha-old-text", "newText": "beta-new-text"}}}),
-		toolCall("call_bash", "bash", map[string]any{"command": "echo echo-top-secret-arg"}),
+		toolCall("call_bash", "bash", map[string]any{"command": "echo echo-top-secret-arg child-of=$JIG_PARENT_SESSION"}),
 		toolCall("call_bad", "edit", map[string]any{"path": "notes.txt", "edits": []any{map[string]any{"oldText": "no-such-text-anywhere", "newText": "x"}}}),
 		text("done"),
 	)
@@ -529,6 +529,10 @@ func testSession(t *testing.T, version string) {
 	}
 	if got, want := strings.Join(tools, " "), "edit:error bash:ok edit:ok write:ok read:ok"; got != want {
 		t.Errorf("recent %s, want %s (newest first)", got, want)
+	}
+	// What the agent runs is marked as its child (and so would be a Pi it starts).
+	if bashed := string(w.model.Requests()[4].Body); !strings.Contains(bashed, "echo-top-secret-arg child-of="+id) {
+		t.Errorf("the bash tool did not see JIG_PARENT_SESSION=%s; the model got:\n%.3000s", id, bashed)
 	}
 	for _, c := range after.Recent {
 		if c.Decision != "allow" || (c.Tool == "bash") != (c.Answer == "allowed by rule 3") {
