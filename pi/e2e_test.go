@@ -584,6 +584,18 @@ func testSession(t *testing.T, version string) {
 	if !switched.LastRequest.OK || switched.Switches.Tools["bash"] != false || switched.Tools.Active != 3 {
 		t.Errorf("after bash off: lastRequest %+v, switches %+v, tools %+v", switched.LastRequest, switched.Switches, switched.Tools)
 	}
+	// A tool Pi does not have is named in the answer, which is not ok.
+	bad := exec.Command(w.jig, "request", "tool", "teleport", "on", "--session", id, "--wait")
+	bad.Env = w.env()
+	if out, err := bad.CombinedOutput(); err == nil || !strings.Contains(string(out), "teleport") {
+		t.Errorf("jig request tool teleport on: %v, %s; want not ok, naming teleport", err, out)
+	}
+	if _, s := w.waitStatus(id, "the refusal", func(s *status.Status) bool {
+		return s.LastRequest != nil && !s.LastRequest.OK
+	}); s.Tools.Active != 3 || s.Switches.Tools["bash"] {
+		t.Errorf("a refused request changed the tools: %+v, switches %+v", s.Tools, s.Switches)
+	}
+
 	n := len(w.model.Requests())
 	w.model.Queue(text("no bash here"))
 	p.prompt("and now?")
