@@ -261,9 +261,13 @@ export default function jigSession(pi: any) {
 		const call: Json = { phase: "start", id: event.toolCallId, tool: event.toolName };
 		const p = event.input?.path;
 		if (FILE_TOOLS.has(event.toolName) && typeof p === "string") {
-			const abs = isAbsolute(p) ? p : resolve(ctx.cwd, p.replace(/^@/, ""));
-			call.path = abs;
-			call.existed = existsSync(abs);
+			// Whether the file is there now, before the tool runs, is what only
+			// this moment knows. The bridge turns the path into its key, as
+			// the transcript reader does.
+			let file = p.replace(/^@/, "");
+			if (file === "~" || file.startsWith("~/")) file = join(homedir(), file.slice(1));
+			call.path = p;
+			call.existed = existsSync(isAbsolute(file) ? file : resolve(ctx.cwd, file));
 		}
 		send({ type: "call", call });
 	});

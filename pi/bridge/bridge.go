@@ -82,8 +82,8 @@ type Skill struct {
 }
 
 // CallEvent is a tool call's start or end. Path is the file a write or
-// edit touches and Existed whether it existed at tool_call; no other
-// argument is ever sent.
+// edit touches, as the model gave it, and Existed whether it existed at
+// tool_call; no other argument is ever sent.
 type CallEvent struct {
 	Phase   string `json:"phase"` // start | end
 	ID      string `json:"id"`
@@ -352,7 +352,14 @@ func (b *Bridge) call(c CallEvent) {
 	}
 	switch c.Phase {
 	case "start":
-		lc.path, lc.existed = c.Path, c.Existed
+		lc.existed = c.Existed
+		if c.Path != "" {
+			var cwd string
+			if s, err := status.Decode(b.live); err == nil {
+				cwd = s.CWD
+			}
+			lc.path = transcript.ResolvePath(cwd, b.Getenv("HOME"), c.Path) // the transcript's key for it
+		}
 	case "end":
 		if p := lc.path; p != "" && !c.Error {
 			o := status.Output{Path: p, Action: status.Changed, At: b.Now().UTC()}

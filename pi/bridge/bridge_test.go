@@ -228,10 +228,11 @@ func TestABadRequestIsAnsweredAndDropped(t *testing.T) {
 
 func TestOutputsSayCreatedOrChanged(t *testing.T) {
 	b, _ := newTestBridge(t)
-	handle(t, b, hello("s1"),
-		`{"type":"call","call":{"phase":"start","id":"c1","tool":"write","path":"/p/new.txt"}}`,
+	handle(t, b, hello("s1"), `{"type":"live","live":{"cwd":"/p"}}`,
+		// Paths as the model gave them, keyed as the transcript reader keys them.
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"write","path":"new.txt"}}`,
 		`{"type":"call","call":{"phase":"end","id":"c1","tool":"write"}}`,
-		`{"type":"call","call":{"phase":"start","id":"c2","tool":"edit","path":"/p/old.txt","existed":true}}`,
+		`{"type":"call","call":{"phase":"start","id":"c2","tool":"edit","path":"@old.txt","existed":true}}`,
 		`{"type":"call","call":{"phase":"end","id":"c2","tool":"edit"}}`,
 		`{"type":"call","call":{"phase":"start","id":"c3","tool":"edit","path":"/p/bad.txt","existed":true}}`,
 		`{"type":"call","call":{"phase":"end","id":"c3","tool":"edit","error":true}}`,
