@@ -110,22 +110,30 @@ type Applied struct {
 	ReloadUnsupported bool `json:"reloadUnsupported,omitempty"`
 }
 
-// Reply is one line to the extension.
+// Reply is an "apply" (a request) or a "ready" (the kept switches, after a
+// session starts) line to the extension: make these tools active (null:
+// leave them; []: none), leave these skills out, keep these switches
+// (appendEntry; apply only), reload when idle.
 type Reply struct {
-	Type string `json:"type"` // apply | ready | where | notice
-	// apply (and ready): make these tools active (null: leave them; []:
-	// none), leave these skills out, keep these switches (appendEntry;
-	// apply only), reload when idle.
+	Type      string          `json:"type"`
 	ID        string          `json:"id,omitempty"`
 	Active    []string        `json:"active"`
 	SkillsOff []string        `json:"skillsOff,omitempty"`
 	Switches  status.Switches `json:"switches"`
 	Reload    bool            `json:"reload,omitempty"`
-	// where: the status file and the terminal it names.
-	Path     string `json:"path,omitempty"`
-	Terminal string `json:"terminal,omitempty"`
-	// notice: a line for Pi's UI.
-	Message string `json:"message,omitempty"`
+}
+
+// Where answers "where": the status file and the terminal it names.
+type Where struct {
+	Type     string `json:"type"` // where
+	Path     string `json:"path"`
+	Terminal string `json:"terminal"`
+}
+
+// Notice is a line for Pi's UI.
+type Notice struct {
+	Type    string `json:"type"` // notice
+	Message string `json:"message"`
 }
 
 // Bridge holds one session's state between events.
@@ -242,7 +250,7 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 			b.ready()
 		}
 	case "where":
-		r := Reply{Type: "where", Path: b.Dir.SessionPath(b.session)}
+		r := Where{Type: "where", Path: b.Dir.SessionPath(b.session)}
 		if s, err := b.Status(); err == nil && s.Terminal != nil {
 			r.Terminal = *s.Terminal
 		}
@@ -313,6 +321,12 @@ func (b *Bridge) hello(m Message) error {
 	}
 	if m.Switches != nil {
 		b.switches = *m.Switches
+	}
+	if b.switches.Tools == nil {
+		b.switches.Tools = map[string]bool{}
+	}
+	if b.switches.Skills == nil {
+		b.switches.Skills = map[string]bool{}
 	}
 	b.removeCrashed()
 	return nil
@@ -471,7 +485,7 @@ func (b *Bridge) write() error {
 	return nil
 }
 
-func (b *Bridge) send(r Reply) {
+func (b *Bridge) send(r any) {
 	if b.out == nil {
 		return
 	}
@@ -488,5 +502,5 @@ func (b *Bridge) notice(msg string) {
 		return
 	}
 	b.lastNotice = msg
-	b.send(Reply{Type: "notice", Message: msg})
+	b.send(Notice{Type: "notice", Message: msg})
 }
