@@ -755,10 +755,28 @@ func testLife(t *testing.T, w *world) {
 		t.Fatalf("a Pi killed with its bridge left no file (%v): nothing to clean up", err)
 	}
 
-	next := w.startPi()
+	// This one also has a tool registered hidden (1.x: exposure "hidden").
+	vault := filepath.Join(filepath.Dir(w.decider), "vault.ts")
+	if err := os.WriteFile(vault, []byte(`export default function (pi: any) {
+	pi.registerTool({ name: "vault", label: "Vault", description: "Opens the vault.", exposure: "hidden",
+		parameters: { type: "object", properties: {} },
+		async execute() { return { content: [{ type: "text", text: "open" }], details: {} }; } });
+}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	next := w.startPiArgs([]string{"-e", vault})
 	nextID := next.sessionID()
 	w.waitStatus(nextID, "the next session", func(s *status.Status) bool { return true })
 	w.waitGone(w.statusPath(crashedID), "the crashed session's file after the next start")
+	if !strings.HasPrefix(w.version, "0.") {
+		// A hidden tool cannot be turned on: the answer names it.
+		req := exec.Command(w.jig, "request", "tool", "vault", "on", "--session", nextID, "--wait")
+		req.Env = w.env()
+		if out, err := req.CombinedOutput(); err == nil || !strings.Contains(string(out), "vault is hidden") {
+			t.Errorf("jig request tool vault on: %v, %s; want not ok, vault named hidden", err, out)
+		}
+	}
 
 	// A new session gets its own file; the old one goes.
 	next.call(map[string]any{"type": "new_session"})
