@@ -143,26 +143,27 @@ type Bridge struct {
 	Getenv func(string) string
 	Host   string
 
-	mu         sync.Mutex
-	out        io.Writer
-	session    string
-	pid        int
-	file       string
-	startedAt  time.Time
-	live       []byte // the live fields, as one JSON object
-	tools      []Tool
-	skills     []Skill
-	reader     *transcript.Reader // the session's transcript, read incrementally
-	repos      *transcript.RepoFinder
-	last       *status.Status // the last status built, for what only live knew
-	calls      []liveCall     // this process's calls, oldest first
-	callIndex  map[string]int
-	outputs    map[string]status.Output // path → created or changed, as the file was at tool_call
-	sizes      []byte                   // the last ContextSizes, as one JSON object
-	lastNotice string
-	switches   status.Switches
-	answer     *status.Answer
-	pending    *request.Outcome // sent to the extension, not yet applied
+	mu           sync.Mutex
+	out          io.Writer
+	session      string
+	pid          int
+	file         string
+	startedAt    time.Time
+	live         []byte // the live fields, as one JSON object
+	tools        []Tool
+	skills       []Skill
+	reader       *transcript.Reader // the session's transcript, read incrementally
+	repos        *transcript.RepoFinder
+	last         *status.Status // the last status built, for what only live knew
+	calls        []liveCall     // this process's calls, oldest first
+	callIndex    map[string]int
+	outputs      map[string]status.Output // path → created or changed, as the file was at tool_call
+	sizes        []byte                   // the last ContextSizes, as one JSON object
+	lastNotice   string
+	switches     status.Switches
+	answer       *status.Answer
+	pending      *request.Outcome // sent to the extension, not yet applied
+	pendingSince time.Time
 }
 
 // New makes a bridge writing into dir.

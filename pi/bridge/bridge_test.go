@@ -287,6 +287,7 @@ func TestAllToolsOffIsAnEmptyList(t *testing.T) {
 	if got := strings.TrimSpace(out.String()); !strings.Contains(got, `"active":[]`) {
 		t.Errorf("apply %s, want active []", got)
 	}
+	handle(t, b, `{"type":"applied","applied":{"id":"r1","active":[]}}`)
 	out.Reset()
 	handle(t, b, `{"type":"live","live":{},"ready":true}`)
 	if got := strings.TrimSpace(out.String()); !strings.Contains(got, `"active":[]`) {
@@ -296,5 +297,34 @@ func TestAllToolsOffIsAnEmptyList(t *testing.T) {
 	handle(t, b2, hello("s2"), `{"type":"live","live":{},"ready":true}`)
 	if got := strings.TrimSpace(out2.String()); !strings.Contains(got, `"active":null`) {
 		t.Errorf("ready without switches %s, want active null", got)
+	}
+}
+
+// A request the extension never confirms is answered as such, and the next
+// one is taken.
+func TestUnconfirmedRequestIsAnsweredAndTheNextTaken(t *testing.T) {
+	b, out := newTestBridge(t)
+	now := t0
+	b.Now = func() time.Time { return now }
+	handle(t, b, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true},{"name":"bash","active":true}]}`)
+	out.Reset()
+	request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1", Tools: map[string]bool{"bash": false}})
+	b.CheckRequests()
+	request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r2", Tools: map[string]bool{"read": false}})
+	b.CheckRequests()
+	if rs := replies(t, out); len(rs) != 1 || rs[0].ID != "r1" {
+		t.Fatalf("replies %+v, want only r1 while it waits", rs)
+	}
+	now = now.Add(applyWait + time.Second)
+	b.CheckRequests()
+	if rs := replies(t, out); len(rs) != 1 || rs[0].ID != "r2" {
+		t.Errorf("replies %+v, want r2 taken after r1 timed out", rs)
+	}
+	s := read(t, b, "s1")
+	if a := s.LastRequest; a == nil || a.ID != "r1" || a.OK || !strings.Contains(a.Message, "did not confirm") {
+		t.Errorf("answer %+v, want r1 not confirmed", a)
+	}
+	if len(s.Switches.Tools) != 0 {
+		t.Errorf("switches %+v: an unconfirmed request counted", s.Switches)
 	}
 }

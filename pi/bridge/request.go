@@ -2,9 +2,14 @@ package bridge
 
 import (
 	"strings"
+	"time"
 
 	"jig/request"
 )
+
+// applyWait bounds how long a request sent to the extension may wait for
+// its "applied" before it is answered as not confirmed.
+const applyWait = 10 * time.Second
 
 // CheckRequests takes this session's request file, if one waits, resolves
 // it against what Pi has (request.Resolve) and sends the extension what to
@@ -12,8 +17,22 @@ import (
 func (b *Bridge) CheckRequests() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.session == "" || b.pending != nil {
+	if b.session == "" {
 		return nil
+	}
+	if p := b.pending; p != nil {
+		if b.Now().Sub(b.pendingSince) < applyWait {
+			return nil // one request at a time; the next waits in its file
+		}
+		// The extension never said it applied it: say so, take the next.
+		b.pending = nil
+		ans := p.Answer
+		ans.OK, ans.At = false, b.Now().UTC()
+		ans.Message += "; Pi did not confirm it within " + applyWait.String()
+		b.answer = &ans
+		if err := b.write(); err != nil {
+			return err
+		}
 	}
 	out, err := request.Handle(b.Dir, b.session, b.available(), b.switches, b.Now())
 	if out != nil && err != nil {
@@ -23,8 +42,7 @@ func (b *Bridge) CheckRequests() error {
 	if err != nil || out == nil {
 		return err
 	}
-	b.switches = out.Switches
-	b.pending = out
+	b.pending, b.pendingSince = out, b.Now() // its switches count once applied
 	b.send(Reply{Type: "apply", ID: out.Answer.ID, Active: out.Active, SkillsOff: out.SkillsOff, Switches: out.Switches, Reload: out.Reload})
 	return nil
 }
@@ -54,6 +72,7 @@ func (b *Bridge) applied(a Applied) {
 		return
 	}
 	b.pending = nil
+	b.switches = p.Switches
 	ans := p.Answer
 	if len(a.Missing) > 0 {
 		ans.OK = false
