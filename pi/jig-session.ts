@@ -63,8 +63,12 @@ export default function jigSession(pi: any) {
 	const warnOnce = (ctx: any, msg: string) => {
 		if (g[WARNED]) return;
 		g[WARNED] = true;
-		if (ctx?.hasUI) ctx.ui.notify(msg, "warning");
-		else process.stderr.write(msg + "\n");
+		try {
+			if (ctx?.hasUI) return ctx.ui.notify(msg, "warning");
+		} catch {
+			// a stale context: say it on stderr instead
+		}
+		process.stderr.write(msg + "\n");
 	};
 
 	const send = (msg: Json) => {
@@ -121,9 +125,15 @@ export default function jigSession(pi: any) {
 			send(msg);
 		});
 
+	// onReply runs outside Pi's event handlers: nothing it does may throw into
+	// Pi's process.
 	const onReply = (reply: Json, ctx: any) => {
-		if (reply.type === "apply") apply(reply, ctx);
-		else if (reply.type === "notice" && ctx?.hasUI) ctx.ui.notify(`jig: ${reply.message}`, "warning");
+		try {
+			if (reply.type === "apply") apply(reply, ctx);
+			else if (reply.type === "notice" && ctx?.hasUI) ctx.ui.notify(`jig: ${reply.message}`, "warning");
+		} catch (err) {
+			warnOnce(ctx, `jig: ${err instanceof Error ? err.message : String(err)}`);
+		}
 	};
 
 	// apply puts a request (or restored switches) in force; the bridge
