@@ -1,10 +1,10 @@
 package status
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,8 +134,12 @@ func SafeName(id string) string {
 		name = "_" + name
 	}
 	if len(name) > maxName {
-		sum := sha256.Sum256([]byte(id))
-		name = name[:maxName-17] + "-" + hex.EncodeToString(sum[:8])
+		// FNV, not SHA-256: the ids are the sessions' own, not an
+		// adversary's, and the crypto packages would cost every reader's
+		// start-up.
+		h := fnv.New128a()
+		h.Write([]byte(id))
+		name = name[:maxName-33] + "-" + hex.EncodeToString(h.Sum(nil))
 	}
 	return name
 }

@@ -185,6 +185,30 @@ func TestWriteOnlyWhenChanged(t *testing.T) {
 	}
 }
 
+// TestWriteNewProcess: a session taken over by another process (resumed
+// after a crash) gets a new startedAt, or it would look like a reused pid.
+func TestWriteNewProcess(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	t0 := time.Now().Add(-time.Hour)
+	old := testStatus("s1", 999999999, "t7")
+	if _, err := d.Write(old, t0); err != nil {
+		t.Fatal(err)
+	}
+	resumed := testStatus("s1", os.Getpid(), "t7")
+	resumed.StartedAt = old.StartedAt // what a merge over the old file carries
+	now := time.Now()
+	if _, err := d.Write(resumed, now); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.Read("s1")
+	if err != nil || !got.StartedAt.Equal(now.UTC()) {
+		t.Fatalf("startedAt %v, want %v (%v)", got.StartedAt, now.UTC(), err)
+	}
+	if s, _ := d.ForTerminal("t7", Liveness{}); sessionOf(s) != "s1" {
+		t.Error("the resumed session is not live")
+	}
+}
+
 func TestWriteRefusesSymlink(t *testing.T) {
 	d := &Dir{Root: t.TempDir()}
 	if err := d.Ensure(SessionsDir); err != nil {
@@ -265,6 +289,55 @@ func TestForTerminalIndex(t *testing.T) {
 	os.RemoveAll(d.Path(TerminalsDir))
 	if s, _ := d.ForTerminal("t7", live); sessionOf(s) != "b" {
 		t.Errorf("no index: found %q", sessionOf(s))
+	}
+}
+
+// TestIndexStamp: after a jig write the index is stamped fresh and readers
+// skip the listing; a file from another writer makes it stale (and is found
+// by listing) until the next jig write indexes it.
+func TestIndexStamp(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	live := Liveness{}
+	if _, err := d.Write(testStatus("a", os.Getpid(), "t1"), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !d.fresh() {
+		t.Fatal("not fresh after a write")
+	}
+	foreign := testStatus("f", os.Getpid(), "t2")
+	foreign.Normalize()
+	foreign.StartedAt, foreign.UpdatedAt = time.Now(), time.Now()
+	data, _ := Encode(foreign)
+	time.Sleep(20 * time.Millisecond) // past the file system's clock tick
+	if err := WriteFileAtomic(d.SessionPath("f"), data); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(d.SessionPath("junk"), []byte("{"), 0o600)
+	if d.fresh() {
+		t.Fatal("fresh after a foreign write")
+	}
+	if s, _ := d.ForTerminal("t2", live); sessionOf(s) != "f" {
+		t.Errorf("stale index: found %q", sessionOf(s))
+	}
+	// The next jig write indexes f and stamps; junk stays uncovered.
+	if _, err := d.Write(testStatus("b", os.Getpid(), "t3"), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !d.fresh() {
+		t.Fatal("not fresh after repair")
+	}
+	if _, err := os.Lstat(d.Path(TerminalsDir, "t2", "f")); err != nil {
+		t.Errorf("foreign file not indexed: %v", err)
+	}
+	if s, _ := d.ForTerminal("t2", live); sessionOf(s) != "f" {
+		t.Errorf("fresh index: found %q", sessionOf(s))
+	}
+	// Removing a session keeps the stamp fresh.
+	if err := d.Remove("a"); err != nil {
+		t.Fatal(err)
+	}
+	if !d.fresh() {
+		t.Error("not fresh after Remove")
 	}
 }
 

@@ -44,6 +44,7 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 	if err := d.Ensure(SessionsDir); err != nil {
 		return false, err
 	}
+	wasFresh := d.fresh() // before any change of ours
 	path := d.SessionPath(s.Session)
 	prevData, err := ReadFileNoFollow(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -54,7 +55,12 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 		prev, _ = Decode(prevData) // a corrupt file is simply replaced
 	}
 	if prev != nil {
-		if s.StartedAt.IsZero() {
+		if s.PID != prev.PID && s.StartedAt.Equal(prev.StartedAt) {
+			// Another process took the session over (resumed after a
+			// crash): its file starts now, or the pid check would take
+			// the new process for a reused pid.
+			s.StartedAt = time.Time{}
+		} else if s.StartedAt.IsZero() {
 			s.StartedAt = prev.StartedAt
 		}
 		s.UpdatedAt = prev.UpdatedAt
@@ -63,7 +69,7 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 			return false, err
 		}
 		if bytes.Equal(same, prevData) {
-			return false, d.index(s, prev)
+			return false, d.index(s, prev, wasFresh)
 		}
 	}
 	s.UpdatedAt = now.UTC()
@@ -77,7 +83,7 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 	if err := WriteFileAtomic(path, data); err != nil {
 		return false, err
 	}
-	return true, d.index(s, prev)
+	return true, d.index(s, prev, wasFresh)
 }
 
 // WriteFileAtomic writes data to path in one step with mode 0600, in the
@@ -157,6 +163,7 @@ func (d *Dir) Remove(session string) error {
 	if err := d.Check(SessionsDir, TerminalsDir); err != nil {
 		return err
 	}
+	wasFresh := d.fresh()
 	path := d.SessionPath(session)
 	s, _ := readStatus(path)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -166,6 +173,7 @@ func (d *Dir) Remove(session string) error {
 		d.unindex(s, nil)
 	}
 	os.Remove(d.Path(TerminalsDir, indexedDir, SafeName(session)))
+	d.restamp(wasFresh)
 	return nil
 }
 

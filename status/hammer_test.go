@@ -139,3 +139,53 @@ func realistic(session string, pid int, term string, n int) *Status {
 	}
 	return s
 }
+
+// TestConcurrentWriters: sessions written at once by many writers, moving
+// between terminals, leave an index where each terminal names exactly its
+// sessions, and a stamp readers may trust.
+func TestConcurrentWriters(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	const writers, rounds = 8, 20
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				// each writer hops between two terminals, one shared by all
+				term := fmt.Sprintf("own%d", w)
+				if r%2 == 1 {
+					term = "shared"
+				}
+				s := testStatus(fmt.Sprintf("w%d", w), os.Getpid(), term)
+				s.State = []string{Idle, Busy}[r%2]
+				if _, err := d.Write(s, time.Now()); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	// rounds is even: every writer ended in the shared terminal.
+	shared, err := readNames(d.Path(TerminalsDir, "shared"))
+	if err != nil || len(shared) != writers {
+		t.Errorf("shared terminal names %v (%v), want %d sessions", shared, err, writers)
+	}
+	for w := range writers {
+		if _, err := os.Lstat(d.Path(TerminalsDir, fmt.Sprintf("own%d", w))); err == nil {
+			t.Errorf("own%d still indexed", w)
+		}
+	}
+	if s, _ := d.ForTerminal("shared", Liveness{}); s == nil {
+		t.Error("nothing found in the shared terminal")
+	}
+	if c, err := d.GC(Liveness{}); err != nil || c.Markers != 0 {
+		t.Errorf("gc found %d stale markers (%v)", c.Markers, err)
+	}
+}

@@ -1,12 +1,15 @@
 package status
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // The terminal index lets a reader find "the session in terminal t7" without
@@ -18,11 +21,104 @@ import (
 // ever narrows the search; every candidate is verified against its file.
 // Names are SafeName's, which never start with '.', so .indexed collides
 // with no terminal.
+//
+// Finding the files without an .indexed marker means listing sessions/ and
+// .indexed/, which among hundreds of sessions costs as much as the rest of
+// the search. So a writer that has brought the index up to date stamps it:
+// it gives .indexed/ the modification time sessions/ has then. While the two
+// times are equal no file has come or changed since, and a reader reads only
+// the markers of its terminal. Any other change to sessions/ moves its time
+// on and the reader lists both folders again.
 const indexedDir = ".indexed"
 
-// index makes terminals/<terminal>/<session> exist for each terminal of s,
-// removes those of prev that s no longer names, and marks s as indexed.
-func (d *Dir) index(s, prev *Status) error {
+// restamp stamps the index after a change of ours. If the index was fresh
+// before it, it covers sessions/ now; if not, another writer changed
+// sessions/ since the last stamp, and the files it left without index are
+// indexed first.
+func (d *Dir) restamp(wasFresh bool) {
+	if wasFresh {
+		if t, ok := d.sessionsTime(); ok {
+			d.stampAt(t)
+		}
+		return
+	}
+	d.repair()
+}
+
+// repair indexes the status files the index does not cover, then stamps it
+// with the time sessions/ had before the listing, so that a file arriving
+// meanwhile leaves the stamp stale rather than hidden.
+func (d *Dir) repair() {
+	t, ok := d.sessionsTime()
+	if !ok {
+		return
+	}
+	sessions, err := sessionNames(d.Path(SessionsDir))
+	if err != nil {
+		return
+	}
+	indexed, err := readNames(d.Path(TerminalsDir, indexedDir))
+	if err != nil {
+		return
+	}
+	covered := make(map[string]bool, len(indexed))
+	for _, n := range indexed {
+		covered[n] = true
+	}
+	for _, n := range sessions {
+		if covered[n] {
+			continue
+		}
+		// A file no reader can use stays uncovered: replacing it will move
+		// the time of sessions/ on and make the stamp stale again.
+		s, err := readStatus(d.Path(SessionsDir, n+".json"))
+		if err != nil || SafeName(s.Session) != n {
+			continue
+		}
+		if err := d.indexMarkers(s, nil); err != nil {
+			return
+		}
+	}
+	d.stampAt(t)
+}
+
+func (d *Dir) sessionsTime() (time.Time, bool) {
+	fi, err := os.Lstat(d.Path(SessionsDir))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
+}
+
+// stampAt gives .indexed/ the time t of sessions/. A failure only costs
+// readers the listing.
+func (d *Dir) stampAt(t time.Time) {
+	os.Chtimes(d.Path(TerminalsDir, indexedDir), t, t)
+}
+
+// fresh reports whether the index stamp matches sessions/.
+func (d *Dir) fresh() bool {
+	si, err := os.Lstat(d.Path(SessionsDir))
+	if err != nil {
+		return false
+	}
+	ii, err := os.Lstat(d.Path(TerminalsDir, indexedDir))
+	return err == nil && ii.IsDir() && ii.ModTime().Equal(si.ModTime())
+}
+
+// index brings the index up to date with s, just written over prev, and
+// stamps it.
+func (d *Dir) index(s, prev *Status, wasFresh bool) error {
+	if err := d.indexMarkers(s, prev); err != nil {
+		return err
+	}
+	d.restamp(wasFresh)
+	return nil
+}
+
+// indexMarkers makes terminals/<terminal>/<session> exist for each terminal
+// of s, removes those of prev that s no longer names, and marks s as indexed.
+func (d *Dir) indexMarkers(s, prev *Status) error {
 	name := SafeName(s.Session)
 	for _, t := range s.Terminals {
 		if err := d.mark(filepath.Join(TerminalsDir, SafeName(t.ID)), name); err != nil {
@@ -90,6 +186,44 @@ func (s *Status) hasTerminalDir(name string) bool {
 // It reads the files the index names for id plus any the index does not
 // cover, and every status file when no index is kept.
 func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
+	found, err := d.forTerminal(id, live, true)
+	if len(found) == 0 {
+		return nil, err
+	}
+	return found[0].s, nil
+}
+
+// ForTerminalRaw is ForTerminal's file, as bytes: for a reader that passes
+// the document on, it spares decoding more than the fields that pick it.
+func (d *Dir) ForTerminalRaw(id string, live Liveness) ([]byte, error) {
+	found, err := d.forTerminal(id, live, false)
+	if len(found) == 0 {
+		return nil, err
+	}
+	return found[0].data, nil
+}
+
+// head is what picks a session for a terminal; decoding only these fields
+// of a status file costs a third of decoding it all.
+type head struct {
+	Schema    any          `json:"schema"`
+	Session   string       `json:"session"`
+	PID       int          `json:"pid"`
+	Host      string       `json:"host"`
+	Terminal  *string      `json:"terminal"`
+	Terminals []TerminalID `json:"terminals"`
+	StartedAt time.Time    `json:"startedAt"`
+	UpdatedAt time.Time    `json:"updatedAt"`
+}
+
+type candidate struct {
+	s    *Status // whole, or only the head fields
+	data []byte
+}
+
+// forTerminal is every live schema-1 session in terminal id, newest first,
+// each decoded whole or only as far as picking it needs.
+func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, error) {
 	if err := d.Check(SessionsDir, TerminalsDir); err != nil {
 		return nil, err
 	}
@@ -97,22 +231,57 @@ func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	var best *Status
+	var found []candidate
 	for _, name := range names {
-		s, err := readStatus(d.Path(SessionsDir, name+".json"))
-		if err != nil || !s.HasTerminal(id) || !live.Alive(s) {
+		data, err := ReadFileNoFollow(d.Path(SessionsDir, name+".json"))
+		if err != nil {
 			continue
 		}
-		if best == nil || s.UpdatedAt.After(best.UpdatedAt) {
-			best = s
+		var s *Status
+		if whole {
+			if s, err = Decode(data); err != nil || s.Schema != Schema {
+				continue
+			}
+		} else {
+			var h head
+			if json.Unmarshal(data, &h) != nil || h.Schema != float64(Schema) {
+				continue
+			}
+			s = &Status{Schema: Schema, Session: h.Session, PID: h.PID, Host: h.Host, Terminal: h.Terminal,
+				Terminals: h.Terminals, StartedAt: h.StartedAt, UpdatedAt: h.UpdatedAt}
+		}
+		if s.HasTerminal(id) && live.Alive(s) {
+			found = append(found, candidate{s, data})
 		}
 	}
-	return best, nil
+	sort.Slice(found, func(i, j int) bool { return newer(found[i].s, found[j].s) })
+	return found, nil
+}
+
+// newer orders sessions in one terminal: the newest updatedAt, then the
+// newest startedAt, then the session id, so the answer never depends on the
+// order a folder lists its files in.
+func newer(a, b *Status) bool {
+	switch {
+	case !a.UpdatedAt.Equal(b.UpdatedAt):
+		return a.UpdatedAt.After(b.UpdatedAt)
+	case !a.StartedAt.Equal(b.StartedAt):
+		return a.StartedAt.After(b.StartedAt)
+	}
+	return a.Session > b.Session
 }
 
 // candidates are the session names (file names without .json) that may run
-// in terminal id.
+// in terminal id: those the index names for it, and, unless the index is
+// freshly stamped, every file it does not cover.
 func (d *Dir) candidates(id string) ([]string, error) {
+	marked, err := readNames(d.Path(TerminalsDir, SafeName(id)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if d.fresh() {
+		return marked, nil
+	}
 	sessions, err := sessionNames(d.Path(SessionsDir))
 	if err != nil || len(sessions) == 0 {
 		return nil, err
@@ -122,10 +291,6 @@ func (d *Dir) candidates(id string) ([]string, error) {
 		return sessions, nil // no index kept: read them all
 	}
 	if err != nil {
-		return nil, err
-	}
-	marked, err := readNames(d.Path(TerminalsDir, SafeName(id)))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	covered := make(map[string]bool, len(indexed))
@@ -204,6 +369,9 @@ func (d *Dir) GC(live Liveness) (Cleaned, error) {
 	}
 	n, err := d.cleanIndex(byName, c.Skipped)
 	c.Markers = n
+	if err == nil {
+		d.repair()
+	}
 	return c, err
 }
 

@@ -280,3 +280,30 @@ func TestValidate(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// FuzzRead: whatever a status file holds, reading it and picking it for a
+// terminal never panics, and what is found names the terminal.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"full.json", "minimal.json", "extra-field.json", "future-schema.json", "truncated.json"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	d := &Dir{Root: f.TempDir()}
+	if err := d.Ensure(SessionsDir); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(d.SessionPath("s"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		readStatus(d.SessionPath("s"))
+		Decode(data)
+		s, err := d.ForTerminal("%3", Liveness{})
+		if err == nil && s != nil && !s.HasTerminal("%3") {
+			t.Fatalf("found a session not in %%3: %+v", s)
+		}
+	})
+}

@@ -11,7 +11,10 @@ import (
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
 	app := newApp(e)
-	err := app.Run(normalizeArgs(app, args))
+	args, err := normalizeArgs(app, args)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -10,12 +10,21 @@ import (
 // `jig session for-terminal %3 --json` means what it says: urfave/cli v2
 // stops parsing flags at the first argument and would take `--json` as an
 // argument, silently. A flag that takes a value keeps its value; `--` ends
-// the flags and is kept; unknown flags move too, so the parser names them.
-func normalizeArgs(app *cli.App, args []string) []string {
+// the flags and is kept; unknown flags move too, so the parser names them. A
+// value flag with nothing after it is an error here: moved ahead of the
+// arguments, it would silently take one of them as its value.
+func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
-		return args
+		return args, nil
+	}
+	// Shell completion asks with a last argument urfave/cli looks for there
+	// only: it stays last.
+	if n := len(args) - 1; args[n] == "--"+cli.BashCompletionFlag.Names()[0] {
+		out, err := normalizeArgs(app, args[:n:n])
+		return append(out, args[n]), err
 	}
 	out := []string{args[0]}
+	var path []string // the command names walked, for the error
 	rest := args[1:]
 	var flags []cli.Flag = app.Flags
 	subs := app.Commands
@@ -39,6 +48,7 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			break
 		}
 		out = append(out, tok)
+		path = append(path, cmd.Name)
 		rest = rest[1:]
 		flags, subs = cmd.Flags, cmd.Subcommands
 		if len(subs) == 0 {
@@ -54,7 +64,13 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			i = len(rest)
 		case strings.HasPrefix(tok, "-") && tok != "-":
 			moved = append(moved, tok)
-			if takesValue(flags, tok) && i+1 < len(rest) {
+			if takesValue(flags, tok) {
+				if i+1 == len(rest) {
+					if len(positional) == 0 {
+						break // nothing to take: the parser reports it
+					}
+					return nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
+				}
 				i++
 				moved = append(moved, rest[i])
 			}
@@ -62,8 +78,15 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			positional = append(positional, tok)
 		}
 	}
+	for _, tok := range moved {
+		if tok == "-h" || tok == "--help" || tok == "-help" {
+			// Help, whatever else was asked: urfave/cli would take an
+			// argument after --help for a help topic and fail.
+			return append(out, "--help"), nil
+		}
+	}
 	out = append(out, moved...)
-	return append(out, positional...)
+	return append(out, positional...), nil
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {

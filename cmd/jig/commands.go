@@ -12,5 +12,7 @@ func commands(e *env) []*cli.Command {
 		herdrCommand(e),
 		panelCommand(e),
 		piCommand(e),
+		demoCommand(e),
+		completionCommand(e),
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"jig/engine"
@@ -16,8 +17,10 @@ import (
 
 func sessionCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "session",
-		Usage: "write, find and read session status files",
+		Name:            "session",
+		Usage:           "write, find and read session status files",
+		UsageText:       "jig session COMMAND [options] [arguments]\n\nexample: jig session list",
+		HideHelpCommand: true,
 		Subcommands: []*cli.Command{
 			sessionWriteCommand(e),
 			sessionForTerminalCommand(e),
@@ -77,7 +80,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			live, err := io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
+			live, err := e.readStdin()
 			if err != nil {
 				return errorf(c, exitBadInput, "stdin: %v", err)
 			}
@@ -85,6 +88,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 				return errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
 			}
 			pid := c.Int("pid")
+			if pid < 0 {
+				return usageError(c, "--pid %d: want a process id", pid)
+			}
 			if pid == 0 {
 				pid = os.Getppid()
 			}
@@ -125,6 +131,10 @@ func (e *env) buildStatus(dir *status.Dir, id string, pid int, derived *transcri
 		s.SessionFile = &f
 	}
 	e.fillFromEnvironment(s)
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		return nil, errors.New("stdin: " + err.Error())
+	}
 	return s, nil
 }
 
@@ -157,4 +167,14 @@ func stateErrorCode(err error, otherwise int) int {
 		return exitStateDir
 	}
 	return otherwise
+}
+
+// readStdin reads what the agent says, up to one byte more than a status
+// file may hold. A terminal says nothing: run by hand, the command does not
+// wait for typing.
+func (e *env) readStdin() ([]byte, error) {
+	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		return nil, nil
+	}
+	return io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
 }

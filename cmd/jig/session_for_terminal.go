@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -36,7 +35,20 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := dir.ForTerminal(c.Args().First(), e.liveness())
+			id := c.Args().First()
+			if e.wantsJSON(c) {
+				// The hot path of status bars: the file as it is, decoded no
+				// further than needed to pick it.
+				data, err := dir.ForTerminalRaw(id, e.liveness())
+				if err != nil {
+					return errorf(c, exitStateDir, "%v", err)
+				}
+				if data == nil {
+					return silent(exitNone)
+				}
+				return writeDoc(e.stdout, data)
+			}
+			s, err := dir.ForTerminal(id, e.liveness())
 			if err != nil {
 				return errorf(c, exitStateDir, "%v", err)
 			}
@@ -70,7 +82,7 @@ func (e *env) outputFor(c *cli.Context) (func(*status.Status) error, error) {
 			}
 			return nil
 		}, nil
-	case c.Bool("json") || !e.stdoutTTY:
+	case e.wantsJSON(c):
 		return func(s *status.Status) error { return writeJSON(e.stdout, s) }, nil
 	default:
 		return func(s *status.Status) error {
@@ -78,6 +90,12 @@ func (e *env) outputFor(c *cli.Context) (func(*status.Status) error, error) {
 			return nil
 		}, nil
 	}
+}
+
+// wantsJSON: --json, or stdout is not a terminal and neither --format nor
+// --preset is given.
+func (e *env) wantsJSON(c *cli.Context) bool {
+	return !c.IsSet("format") && !c.IsSet("preset") && (c.Bool("json") || !e.stdoutTTY)
 }
 
 // writeJSON prints a status as its file holds it, unknown fields included.
@@ -89,9 +107,14 @@ func writeJSON(w io.Writer, s *status.Status) error {
 			return err
 		}
 	}
-	_, err := w.Write(data)
+	return writeDoc(w, data)
+}
+
+// writeDoc prints a document and ends it with a newline if it has none.
+func writeDoc(w io.Writer, data []byte) error {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
-		fmt.Fprintln(w)
+		data = append(data[:len(data):len(data)], '\n')
 	}
+	_, err := w.Write(data)
 	return err
 }

@@ -12,6 +12,14 @@ import (
 func init() {
 	scriptCmds["exitcode"] = exitcodeCmd
 	scriptCmds["chown"] = chownCmd
+	scriptCmds["sethostname"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: sethostname VAR")
+		}
+		h, err := os.Hostname()
+		ts.Check(err)
+		ts.Setenv(args[0], h)
+	}
 }
 
 // chownCmd is `chown UID path`: give a file to another user, to show jig

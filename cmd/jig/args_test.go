@@ -1,0 +1,174 @@
+package main
+
+import (
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// TestNormalizeArgs: flags after arguments move before them, keeping their
+// values, for every command; `--` ends the flags; nothing is dropped.
+func TestNormalizeArgs(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	for _, tc := range []struct{ in, want string }{
+		{"jig", "jig"},
+		{"jig terminal", "jig terminal"},
+		{"jig terminal --json", "jig terminal --json"},
+		// the case urfave/cli v2 gets wrong (#976, #1177): a flag after the argument
+		{"jig session for-terminal %3 --json", "jig session for-terminal --json %3"},
+		{"jig session for-terminal %3 --format {{.State}}", "jig session for-terminal --format {{.State}} %3"},
+		{"jig session for-terminal %3 --format={{.State}}", "jig session for-terminal --format={{.State}} %3"},
+		{"jig session for-terminal --format {{.State}} %3", "jig session for-terminal --format {{.State}} %3"},
+		// a value that looks like a flag stays the flag's value
+		{"jig session write --session -odd --pid 7", "jig session write --session -odd --pid 7"},
+		{"jig session for-terminal t7 --format --json", "jig session for-terminal --format --json t7"},
+		// bool flags take no value: what follows is an argument
+		{"jig session for-terminal --json t7", "jig session for-terminal --json t7"},
+		{"jig session write --end --session s", "jig session write --end --session s"},
+		{"jig session write --end extra --session s", "jig session write --end --session s extra"},
+		// single-dash spelling and short help
+		{"jig session for-terminal t7 -format x", "jig session for-terminal -format x t7"},
+		{"jig session for-terminal t7 -h", "jig session for-terminal --help"},
+		{"jig session for-terminal t7 --json --help", "jig session for-terminal --help"},
+		// `--` ends the flags: an id that starts with a dash
+		{"jig session for-terminal -- --odd-id", "jig session for-terminal -- --odd-id"},
+		{"jig session for-terminal --json -- --odd-id", "jig session for-terminal --json -- --odd-id"},
+		{"jig session for-terminal -- -x --json", "jig session for-terminal -- -x --json"},
+		{"jig session for-terminal t7 --json -- --odd", "jig session for-terminal --json t7 -- --odd"},
+		// a lone dash is an argument (stdin, by convention)
+		{"jig session show - --json", "jig session show --json -"},
+		// unknown flags move too, so the parser names them instead of taking them as arguments
+		{"jig session for-terminal t7 --bogus", "jig session for-terminal --bogus t7"},
+		{"jig session for-terminal t7 --bogus value", "jig session for-terminal --bogus t7 value"},
+		// a flag missing its value at the end stays, for the parser to report
+		{"jig session write --session", "jig session write --session"},
+		// flags of a command group stay before its subcommand
+		{"jig session --help", "jig session --help"},
+		{"jig --help session", "jig --help session"},
+		// an unknown command: its words stay in order after the flags
+		{"jig session nope --json", "jig session --json nope"},
+		{"jig nope x", "jig nope x"},
+		// shell completion's flag stays last, where urfave/cli looks for it
+		{"jig session for-terminal - --generate-bash-completion", "jig session for-terminal - --generate-bash-completion"},
+		{"jig session for-terminal t7 --json --generate-bash-completion", "jig session for-terminal --json t7 --generate-bash-completion"},
+	} {
+		got, err := normalizeArgs(app, strings.Fields(tc.in))
+		if err != nil {
+			t.Errorf("normalizeArgs(%q): %v", tc.in, err)
+		}
+		if want := strings.Fields(tc.want); !reflect.DeepEqual(got, want) {
+			t.Errorf("normalizeArgs(%q)\n got %q\nwant %q", tc.in, got, want)
+		}
+	}
+}
+
+func TestNormalizeArgsDanglingValueFlag(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	_, err := normalizeArgs(app, strings.Fields("jig session for-terminal t7 --format"))
+	if err == nil || err.Error() != "session for-terminal: flag needs an argument: --format" || exitCode(err) != exitUsage {
+		t.Errorf("dangling --format: %v", err)
+	}
+}
+
+// TestHelp: every command of this file's areas says in one line what it
+// does and shows an example in its --help.
+func TestHelp(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	mine := map[string]bool{"terminal": true, "session": true, "demo": true, "completion": true}
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			name := strings.TrimSpace(prefix + " " + c.Name)
+			if c.Hidden || c.Name == "help" {
+				continue
+			}
+			if c.Usage == "" || strings.Contains(c.Usage, "\n") {
+				t.Errorf("jig %s: want a one-line usage, got %q", name, c.Usage)
+			}
+			_, example, ok := strings.Cut(c.UsageText, "example: ")
+			if !ok || !strings.Contains(example, "jig ") {
+				t.Errorf("jig %s: no example in --help", name)
+			}
+			walk(name, c.Subcommands)
+		}
+	}
+	for _, c := range app.Commands {
+		if mine[c.Name] {
+			walk("", []*cli.Command{c})
+		}
+	}
+}
+
+// FuzzNormalizeArgs: whatever the command line, normalizeArgs only moves
+// words: none is lost or added (but for --help, which replaces the rest),
+// the command words keep their place, and `--` and what follows keep their
+// order at the end.
+func FuzzNormalizeArgs(f *testing.F) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	for _, s := range []string{
+		"session for-terminal %3 --json", "session write --session s --pid 3 --end", "session for-terminal -- -x --json",
+		"session for-terminal t7 --format", "terminal --json extra", "session show - --format {{.State}}", "--help session",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := append([]string{"jig"}, strings.Fields(line)...)
+		got, err := normalizeArgs(app, args)
+		if err != nil {
+			if exitCode(err) != exitUsage {
+				t.Fatalf("%q: error %v is not a usage error", args, err)
+			}
+			return
+		}
+		if got[0] != "jig" {
+			t.Fatalf("%q: program name moved: %q", args, got)
+		}
+		for _, w := range got {
+			if w == "--help" {
+				return
+			}
+		}
+		if !sameWords(args, got) {
+			t.Fatalf("%q became %q: words lost or added", args, got)
+		}
+		if i := indexOf(args, "--"); i >= 0 {
+			tail := args[i:]
+			if j := indexOf(got, "--"); j < 0 || !reflect.DeepEqual(got[len(got)-len(tail):], tail) {
+				t.Fatalf("%q became %q: the words after -- moved", args, got)
+			}
+		}
+	})
+}
+
+func sameWords(a, b []string) bool {
+	count := map[string]int{}
+	for _, w := range a {
+		count[w]++
+	}
+	for _, w := range b {
+		count[w]--
+	}
+	for _, n := range count {
+		if n != 0 {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+func indexOf(list []string, w string) int {
+	for i, v := range list {
+		if v == w {
+			return i
+		}
+	}
+	return -1
+}
