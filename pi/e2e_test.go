@@ -261,14 +261,16 @@ func (w *world) startPiArgs(args []string, extraEnv ...string) *piProc {
 		sc.Buffer(make([]byte, 1<<20), 16<<20)
 		for sc.Scan() {
 			line := sc.Text()
-			if !strings.Contains(line, `"message_update"`) && !strings.Contains(line, `"tool_execution_update"`) {
-				p.record(line)
+			if strings.Contains(line, `"message_update"`) || strings.Contains(line, `"tool_execution_update"`) {
+				continue // streaming deltas: nothing waits for them
 			}
+			p.record(line)
 			var ev map[string]any
 			if json.Unmarshal([]byte(line), &ev) == nil {
 				select {
 				case p.events <- ev:
 				default:
+					p.record("(test: event dropped, the queue is full)")
 				}
 			}
 		}
