@@ -551,12 +551,7 @@ func testSession(t *testing.T, version string) {
 	if after.SessionFile == nil || !strings.HasSuffix(*after.SessionFile, ".jsonl") {
 		t.Errorf("sessionFile %v, want Pi's .jsonl", after.SessionFile)
 	}
-	if after.Usage.Input+after.Usage.Output == 0 {
-		// (Exact sums against the transcript: see checkUsage.)
-		t.Errorf("usage %+v, want the transcript's sums", after.Usage)
-	} else if after.SessionFile != nil {
-		checkUsage(t, *after.SessionFile, after.Usage)
-	}
+	w.waitUsage(id)
 	if after.ContextDetail == nil || len(after.ContextDetail.Parts) == 0 || after.ContextDetail.Tokens == 0 {
 		t.Errorf("contextDetail %+v, want parts", after.ContextDetail)
 	}
@@ -578,7 +573,7 @@ func testSession(t *testing.T, version string) {
 	if more.Recent[12].Tool != "edit" || more.Recent[12].Outcome != status.Error {
 		t.Errorf("recent[12] = %+v, want the failing edit", more.Recent[12])
 	}
-	checkUsage(t, *more.SessionFile, more.Usage)
+	w.waitUsage(id)
 
 	// A reader turns bash off; the model is no longer offered it.
 	w.request(id, "tool", "bash", "off")
@@ -698,6 +693,13 @@ func testSession(t *testing.T, version string) {
 	})
 	p.call(map[string]any{"type": "set_thinking_level", "level": "high"})
 	w.waitStatus(id, "thinking high", func(s *status.Status) bool { return s.Thinking != nil && *s.Thinking == "high" })
+	w.model.Queue(scriptedmodel.Reply{Reasoning: "thinking it over", Text: "thought",
+		Usage: scriptedmodel.Usage{Prompt: 900, Completion: 30, Cached: 0}})
+	p.prompt("think")
+	w.waitStatus(id, "idle on the reasoner", func(s *status.Status) bool {
+		return s.State == status.Idle && s.Model.ID == "mock-reasoner" && s.Thinking != nil && *s.Thinking == "high"
+	})
+	w.waitUsage(id)
 
 	// Quit: the file goes.
 	p.quit()
@@ -725,7 +727,7 @@ func testSession(t *testing.T, version string) {
 			t.Errorf("resumed, output %s is %s, was %s", o.Path, o.Action, outs[o.Path])
 		}
 	}
-	checkUsage(t, *res.SessionFile, res.Usage)
+	w.waitUsage(id)
 	n = len(w.model.Requests())
 	w.model.Queue(text("resumed without bash"))
 	resumed.prompt("resumed?")
@@ -821,13 +823,37 @@ func testLife(t *testing.T, w *world) {
 	}
 }
 
-// checkUsage compares the file's usage with the sums over the transcript's
-// assistant messages.
-func checkUsage(t *testing.T, transcript string, got status.Usage) {
-	t.Helper()
+// waitUsage waits until the file's usage equals the sums over the
+// transcript's assistant messages (Pi may write its last reply after the
+// event that ended the run; the bridge reads it at its next poll).
+func (w *world) waitUsage(session string) {
+	w.t.Helper()
+	var why string
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		if s, err := w.readStatus(session); err == nil && s.SessionFile != nil {
+			if why = usageMismatch(*s.SessionFile, s.Usage); why == "" {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.t.Errorf("pi %s: %s", w.version, why)
+}
+
+func (w *world) readStatus(session string) (*status.Status, error) {
+	data, err := os.ReadFile(w.statusPath(session))
+	if err != nil {
+		return nil, err
+	}
+	return status.Decode(data)
+}
+
+// usageMismatch says how usage differs from the transcript's sums, or "".
+func usageMismatch(transcript string, got status.Usage) string {
 	data, err := os.ReadFile(transcript)
 	if err != nil {
-		t.Fatalf("transcript: %v", err)
+		return "transcript: " + err.Error()
 	}
 	var want status.Usage
 	var cost float64
@@ -852,13 +878,13 @@ func checkUsage(t *testing.T, transcript string, got status.Usage) {
 		want.CacheWrite += u.CacheWrite
 		cost += u.Cost.Total
 	}
-	if got.Input != want.Input || got.Output != want.Output || got.CacheRead != want.CacheRead || got.CacheWrite != want.CacheWrite {
-		t.Errorf("usage %+v, want the transcript's sums %+v", got, want)
+	switch {
+	case want.Input == 0:
+		return "the transcript has no usage: the scripted model's usage never arrived"
+	case got.Input != want.Input || got.Output != want.Output || got.CacheRead != want.CacheRead || got.CacheWrite != want.CacheWrite:
+		return fmt.Sprintf("usage %+v, want the transcript's sums %+v", got, want)
+	case got.Cost == nil || *got.Cost < cost-1e-9 || *got.Cost > cost+1e-9:
+		return fmt.Sprintf("cost %v, want the transcript's %v", got.Cost, cost)
 	}
-	if got.Cost == nil || *got.Cost < cost-1e-9 || *got.Cost > cost+1e-9 {
-		t.Errorf("cost %v, want the transcript's %v", got.Cost, cost)
-	}
-	if want.Input == 0 {
-		t.Error("the transcript has no usage: the scripted model's usage never arrived")
-	}
+	return ""
 }

@@ -188,7 +188,8 @@ type liveCall struct {
 }
 
 // Run reads the extension's lines until "end" or the end of in, looking
-// for requests every poll. At the end of in without "end", Pi is gone: the
+// for requests (and transcript lines written after the last event) every
+// poll. At the end of in without "end", Pi is gone: the
 // file is removed.
 func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 	b.out = out
@@ -221,6 +222,9 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 			}
 		case <-tick.C:
 			if err := b.CheckRequests(); err != nil {
+				b.notice(err.Error())
+			}
+			if err := b.Refresh(); err != nil {
 				b.notice(err.Error())
 			}
 		}
@@ -337,6 +341,21 @@ func (b *Bridge) hello(m Message) error {
 // longer runs: a Pi killed hard with its bridge leaves its file behind.
 func (b *Bridge) removeCrashed() {
 	b.Dir.GC(status.Liveness{Host: b.Host})
+}
+
+// Refresh rewrites the file when the transcript grew since the last event:
+// Pi may write its last message after the event that ends a run.
+func (b *Bridge) Refresh() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.reader == nil || b.session == "" {
+		return nil
+	}
+	before := b.reader.Offset()
+	if err := b.reader.Update(); err != nil || b.reader.Offset() == before {
+		return nil // no transcript yet, or nothing new
+	}
+	return b.write()
 }
 
 // gone is the end of stdin without "end": Pi died.

@@ -328,3 +328,28 @@ func TestUnconfirmedRequestIsAnsweredAndTheNextTaken(t *testing.T) {
 		t.Errorf("switches %+v: an unconfirmed request counted", s.Switches)
 	}
 }
+
+// Pi may append its last message after the event that ended the run; the
+// next poll picks it up.
+func TestRefreshReadsWhatPiWroteAfterTheLastEvent(t *testing.T) {
+	b, _ := newTestBridge(t)
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	head := `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/p"}` + "\n"
+	if err := os.WriteFile(file, []byte(head), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handle(t, b, `{"type":"hello","session":"s1","pid":`+itoa(os.Getpid())+`,"sessionFile":"`+file+`"}`,
+		`{"type":"live","live":{"state":"idle"}}`)
+	if u := read(t, b, "s1").Usage; u.Input != 0 {
+		t.Fatalf("usage %+v before any reply", u)
+	}
+	f, _ := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"provider":"p","model":"m","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.1,"output":0.2,"cacheRead":0,"cacheWrite":0,"total":0.3}},"stopReason":"stop","timestamp":1795980001000}}` + "\n")
+	f.Close()
+	if err := b.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if u := read(t, b, "s1").Usage; u.Input != 10 || u.Output != 5 {
+		t.Errorf("usage %+v after a refresh, want the new reply's", u)
+	}
+}
