@@ -218,7 +218,7 @@ export default function jigSession(pi: any) {
 		return;
 	}
 
-	pi.on("session_start", async (event: any, ctx: any) => {
+	pi.on("session_start", async (_event: any, ctx: any) => {
 		const id = ctx.sessionManager.getSessionId();
 		g[SELF] = id;
 		process.env.JIG_PARENT_SESSION = id; // agents started from here are children
@@ -231,7 +231,6 @@ export default function jigSession(pi: any) {
 			session: id,
 			sessionFile: ctx.sessionManager.getSessionFile() ?? "",
 			pid: process.pid,
-			reason: event?.reason ?? "startup",
 			switches: savedSwitches(ctx),
 		});
 		send({ ...inventory(), skills: skillNames() });
