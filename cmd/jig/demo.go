@@ -63,8 +63,8 @@ func demoCommand(e *env) *cli.Command {
 			"No agent needed.\n\n" +
 			"example: jig demo",
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			root, err := os.MkdirTemp("", "jig-demo-")
 			if err != nil {

@@ -27,8 +27,8 @@ func sessionListCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array even on a terminal"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -194,8 +194,8 @@ func sessionGCCommand(e *env) *cli.Command {
 			"another process took). Files it cannot read stay, with a warning.\n\n" +
 			"example: jig session gc",
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
