@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,6 +88,7 @@ func demoCommand(e *env) *cli.Command {
 // agent's part: what Pi itself would tell jig as the entry is written.
 type demoEntry struct {
 	Type       string          `json:"type"`
+	Timestamp  string          `json:"timestamp"`
 	CustomType string          `json:"customType"`
 	Data       json.RawMessage `json:"data"`
 	Provider   string          `json:"provider"`
@@ -105,30 +105,26 @@ type demoEntry struct {
 }
 
 // playDemo replays the transcript into a project folder under root, one
-// entry at a time, as Pi and the bridge would: append the line, read what
-// was appended, lay the live fields over it, write the status file, then
-// read it back by terminal as a status bar does.
+// entry at a time, and prints what a status line and the Work panel show.
 func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	project := filepath.Join(root, "project")
-	lines, err := demoLines(project, e.now())
+	header, lines, err := demoLines(project, e.now())
 	if err != nil {
 		return errorf(c, exitFailed, "the embedded transcript: %v", err)
 	}
 	if err := demoProject(project); err != nil {
 		return errorf(c, exitFailed, "%v", err)
 	}
-	var header transcript.Header
-	if err := json.Unmarshal(lines[0], &header); err != nil {
-		return errorf(c, exitFailed, "the embedded transcript: %v", err)
+	d := &demoReplay{e: e, dir: dir, id: header.ID, term: demoTerminal, file: filepath.Join(root, header.ID+".jsonl"),
+		repos: transcript.NewRepoFinder(), live: demoLive{tools: -1}}
+	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
+		d.term = t.ID
 	}
-	file := filepath.Join(root, header.ID+".jsonl")
-	if err := os.WriteFile(file, append(lines[0], '\n'), 0o600); err != nil {
+	if err := os.WriteFile(d.file, append(lines[0], '\n'), 0o600); err != nil {
 		return errorf(c, exitFailed, "%v", err)
 	}
-	term := demoTerminal
-	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
-		term = t.ID
-	}
+	d.reader = transcript.NewReader(d.file)
+	d.reader.Home = e.getenv("HOME")
 	preset := render.PresetPlain
 	if e.stdoutTTY {
 		preset = render.PresetANSI
@@ -138,46 +134,43 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
 
 	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s\n", header.ID, render.Clean(term))
-	fmt.Fprintf(e.stdout, "  transcript  %s\n", file)
+	fmt.Fprintf(e.stdout, "  session     %s in terminal %s\n", header.ID, render.Clean(d.term))
+	fmt.Fprintf(e.stdout, "  transcript  %s\n", d.file)
 	fmt.Fprintf(e.stdout, "  status file %s\n\n", dir.SessionPath(header.ID))
 	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
 	fmt.Fprintf(e.stdout, "  line   time  entry\n")
 
-	r := transcript.NewReader(file)
-	r.Home = e.getenv("HOME")
-	repos := transcript.NewRepoFinder()
-	live := demoLive{tools: -1}
 	start, _ := time.Parse(time.RFC3339Nano, header.Timestamp)
 	prevAt, shown, turns := start, "", 0
 	var found *status.Status
 	var at time.Time
 	for i, line := range lines[1:] {
+		n := i + 2 // the line's number in the transcript
 		var en demoEntry
 		if err := json.Unmarshal(line, &en); err != nil {
-			return errorf(c, exitFailed, "entry %d: %v", i+2, err)
+			return errorf(c, exitFailed, "line %d: %v", n, err)
 		}
-		if at, err = demoTime(line); err != nil {
-			return errorf(c, exitFailed, "entry %d: %v", i+2, err)
+		if at, err = time.Parse(time.RFC3339Nano, en.Timestamp); err != nil {
+			return errorf(c, exitFailed, "line %d: %v", n, err)
 		}
 		if pace {
 			time.Sleep(min(at.Sub(prevAt), demoPace))
 		}
 		prevAt = at
-		if found, err = e.demoStep(dir, header.ID, term, file, line, r, repos, &live, en, at); err != nil {
-			return errorf(c, stateErrorCode(err, exitFailed), "entry %d: %v", i+2, err)
+		if found, err = d.step(line, en, at); err != nil {
+			return errorf(c, stateErrorCode(err, exitFailed), "line %d: %v", n, err)
 		}
 		var b strings.Builder
 		if err := render.Preset(&b, preset, found, opt); err != nil {
-			return errorf(c, exitFailed, "entry %d: %v", i+2, err)
+			return errorf(c, exitFailed, "line %d: %v", n, err)
 		}
 		if b.String() != shown {
 			shown = b.String()
-			fmt.Fprintf(e.stdout, "  %3d  %5.2fs  %-22s %s", i+2, at.Sub(start).Seconds(), en.describe(), shown)
+			fmt.Fprintf(e.stdout, "  %3d  %5.2fs  %-22s %s", n, at.Sub(start).Seconds(), en.describe(), shown)
 		}
-		if en.Type == "message" && en.Message.Role == "assistant" && live.state == status.Idle {
+		if en.Type == "message" && en.Message.Role == "assistant" && d.live.state == status.Idle {
 			if turns++; turns == 1 {
-				e.printWork(fmt.Sprintf("after the first turn (jig panel --terminal %s)", render.Clean(term)), found, at)
+				e.printWork(fmt.Sprintf("after the first turn (jig panel --terminal %s)", render.Clean(d.term)), found, at)
 			}
 		}
 	}
@@ -188,33 +181,44 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	return nil
 }
 
-// demoStep is one entry, as Pi and the bridge handle it: Pi appends the
-// line; the bridge reads what was appended, lays what Pi says live over it
-// and writes the status file. The session is then found by its terminal,
-// as a status bar finds it.
-func (e *env) demoStep(dir *status.Dir, id, term, file string, line []byte, r *transcript.Reader,
-	repos *transcript.RepoFinder, live *demoLive, en demoEntry, at time.Time) (*status.Status, error) {
-	if err := appendLine(file, line); err != nil {
+// demoReplay is the session being replayed: its transcript and reader, as
+// the bridge keeps them in memory, and what the live agent has said.
+type demoReplay struct {
+	e        *env
+	dir      *status.Dir
+	id, term string
+	file     string
+	reader   *transcript.Reader
+	repos    *transcript.RepoFinder
+	live     demoLive
+}
+
+// step is one entry, as Pi and the bridge handle it: Pi appends the line;
+// the bridge reads what was appended, lays what Pi says live over it and
+// writes the status file. The session is then found by its terminal, as a
+// status bar finds it.
+func (d *demoReplay) step(line []byte, en demoEntry, at time.Time) (*status.Status, error) {
+	if err := appendLine(d.file, line); err != nil {
 		return nil, err
 	}
-	if err := r.Update(); err != nil {
+	if err := d.reader.Update(); err != nil {
 		return nil, err
 	}
-	live.see(en)
-	patch, err := live.patch(term)
+	d.live.see(en)
+	patch, err := d.live.patch(d.term)
 	if err != nil {
 		return nil, err
 	}
-	s, err := e.buildStatus(dir, id, os.Getpid(), r.Derive(repos.Repo), patch)
+	s, err := d.e.buildStatus(d.dir, d.id, os.Getpid(), d.reader.Derive(d.repos.Repo), patch)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dir.Write(s, at); err != nil {
+	if _, err := d.dir.Write(s, at); err != nil {
 		return nil, err
 	}
-	found, err := dir.ForTerminal(term, e.liveness())
+	found, err := d.dir.ForTerminal(d.term, d.e.liveness())
 	if err == nil && found == nil {
-		err = fmt.Errorf("the session is not found in terminal %s", term)
+		err = fmt.Errorf("the session is not found in terminal %s", d.term)
 	}
 	return found, err
 }
@@ -349,15 +353,15 @@ var (
 // demoLines is the embedded transcript made to have happened in project,
 // starting at now: the header's cwd (and every mention of it) becomes
 // project, and every time moves by the same amount.
-func demoLines(project string, now time.Time) ([][]byte, error) {
+func demoLines(project string, now time.Time) (*transcript.Header, [][]byte, error) {
 	lines := bytes.Split(bytes.TrimSpace(demoTranscript), []byte("\n"))
 	var header transcript.Header
-	if err := json.Unmarshal(lines[0], &header); err != nil || header.CWD == "" {
-		return nil, fmt.Errorf("no session header: %v", err)
+	if err := json.Unmarshal(lines[0], &header); err != nil || header.CWD == "" || header.ID == "" {
+		return nil, nil, fmt.Errorf("no session header: %v", err)
 	}
 	start, err := time.Parse(time.RFC3339Nano, header.Timestamp)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	shift := now.Sub(start).Truncate(time.Millisecond)
 	oldCWD, _ := json.Marshal(header.CWD)
@@ -378,16 +382,8 @@ func demoLines(project string, now time.Time) ([][]byte, error) {
 		})
 		lines[i] = l
 	}
-	return lines, nil
-}
-
-// demoTime is an entry's (moved) time.
-func demoTime(line []byte) (time.Time, error) {
-	m := isoTime.FindSubmatch(line)
-	if m == nil {
-		return time.Time{}, errors.New("no timestamp")
-	}
-	return time.Parse(time.RFC3339Nano, string(m[1]))
+	header.CWD, header.Timestamp = project, start.Add(shift).UTC().Format(time.RFC3339Nano)
+	return &header, lines, nil
 }
 
 // demoProject is the folder the session worked in, as it was before: a git
