@@ -78,9 +78,12 @@ func Money(c *float64) string {
 	return fmt.Sprintf("$%.0f", *c)
 }
 
-// Duration is a short age such as 5s, 3m, 2h, 4d.
+// Duration is a short age such as 5s, 3m, 2h, 4d; 0s for a time ahead of
+// the clock (another machine's, or a skewed one).
 func Duration(d time.Duration) string {
 	switch {
+	case d < 0:
+		return "0s"
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d < time.Hour:
