@@ -120,6 +120,11 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
 		d.term = t.ID
 	}
+	// A file left by an earlier demo in JIG_STATE_DIR is another session's:
+	// this one starts afresh, not merged over it.
+	if err := dir.Remove(header.ID); err != nil {
+		return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+	}
 	if err := os.WriteFile(d.file, append(lines[0], '\n'), 0o600); err != nil {
 		return errorf(c, exitFailed, "%v", err)
 	}
