@@ -181,7 +181,7 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	}
 	e.printWork("at the end", found, at)
 	if e.getenv("JIG_STATE_DIR") != "" {
-		fmt.Fprintf(e.stdout, "\nThe status file stays in JIG_STATE_DIR; `jig session gc` removes it.\n")
+		fmt.Fprintf(e.stdout, "The status file stays in JIG_STATE_DIR; `jig session gc` removes it.\n")
 	}
 	return nil
 }
