@@ -38,13 +38,7 @@ func Lines(s *status.Status, now time.Time) []string {
 	}
 	add("%s · updated %s ago", head, Age(now, s.UpdatedAt))
 
-	model := "no model"
-	if s.Model != nil {
-		model = s.Model.Name
-		if model == "" {
-			model = s.Model.ID
-		}
-	}
+	model := render.ModelName(s.Model)
 	line := s.State + " · " + model
 	if s.Thinking != nil && *s.Thinking != "" {
 		line += " · thinking " + *s.Thinking

@@ -107,15 +107,20 @@ func ShortModel(m *status.Model) string {
 	return trimDate(id)
 }
 
+// ModelName is a model's display name, else its id; "no model" when none.
+func ModelName(m *status.Model) string {
+	switch {
+	case m == nil:
+		return "no model"
+	case m.Name != "":
+		return m.Name
+	}
+	return m.ID
+}
+
 // Summary is the short human text for a terminal: one session, a few lines.
 func Summary(w io.Writer, s *status.Status, now time.Time) {
-	model := "no model"
-	if s.Model != nil {
-		model = s.Model.Name
-		if model == "" {
-			model = s.Model.ID
-		}
-	}
+	model := ModelName(s.Model)
 	thinking := ""
 	if s.Thinking != nil && *s.Thinking != "off" {
 		thinking = " · " + *s.Thinking

@@ -56,3 +56,18 @@ func TestExecuteAllOrNothing(t *testing.T) {
 		t.Errorf("failed render wrote %q (err %v)", b.String(), err)
 	}
 }
+
+func TestModelName(t *testing.T) {
+	for _, c := range []struct {
+		m    *status.Model
+		want string
+	}{
+		{nil, "no model"},
+		{&status.Model{Provider: "scripted", ID: "mock-model"}, "mock-model"},
+		{&status.Model{Provider: "scripted", ID: "mock-model", Name: "Mock Model"}, "Mock Model"},
+	} {
+		if got := ModelName(c.m); got != c.want {
+			t.Errorf("ModelName(%+v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+}
