@@ -11,6 +11,7 @@ func installCommand(e *env) *cli.Command {
 		UsageText: "jig install COMMAND [options]\n\n" +
 			"example: jig install tmux --write",
 		Subcommands: []*cli.Command{
+			installPiCommand(e),
 			installHerdrCommand(e),
 			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),
 		},

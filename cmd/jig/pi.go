@@ -23,12 +23,13 @@ import (
 func piCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "pi",
-		Usage: "read Pi's sessions",
+		Usage: "read Pi's sessions; run the bridge of jig's Pi extension",
 		UsageText: "jig pi COMMAND [options] [arguments]\n\n" +
 			"example: jig pi sessions --cwd .",
 		Subcommands: []*cli.Command{
 			piSessionsCommand(e),
 			piShowCommand(e),
+			piBridgeCommand(e),
 		},
 	}
 }
@@ -112,8 +113,8 @@ func piSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			infos, err := e.piSessions()
 			if err != nil {

@@ -87,8 +87,8 @@ func requestReloadCommand(e *env) *cli.Command {
 			"example: jig request reload --terminal %3 --wait=30s",
 		Flags: sendFlags(),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			req := request.New(e.now())
 			req.Reload = true
@@ -242,11 +242,8 @@ func requestTakeCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
 		Action: func(c *cli.Context) error {
 			session := c.String("session")
-			if session == "" {
-				return usageError(c, "--session is required")
-			}
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := needSession(c, session); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -264,17 +261,23 @@ func requestTakeCommand(e *env) *cli.Command {
 				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
 			case err != nil:
 				return fileError(c, err)
-			case req == nil:
-				return silent(exitNone)
 			}
-			data, err := request.Encode(req)
-			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			_, err = e.stdout.Write(data)
-			return err
+			return e.printRequest(c, req)
 		},
 	}
+}
+
+// printRequest prints a request as JSON; none is exit 1, silently.
+func (e *env) printRequest(c *cli.Context, req *request.Request) error {
+	if req == nil {
+		return silent(exitNone)
+	}
+	data, err := request.Encode(req)
+	if err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	_, err = e.stdout.Write(data)
+	return err
 }
 
 // writeAnswer puts a bad request's answer into the session's status file,
@@ -305,11 +308,8 @@ func requestHandleCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
 		Action: func(c *cli.Context) error {
 			session := c.String("session")
-			if session == "" {
-				return usageError(c, "--session is required")
-			}
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := needSession(c, session); err != nil {
+				return err
 			}
 			have, err := readAvailable(e.stdin)
 			if err != nil {
@@ -379,8 +379,8 @@ func requestShowCommand(e *env) *cli.Command {
 			"example: jig request show --terminal %3",
 		Flags: targetFlags(),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -401,15 +401,8 @@ func requestShowCommand(e *env) *cli.Command {
 				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
 			case err != nil:
 				return fileError(c, err)
-			case req == nil:
-				return silent(exitNone)
 			}
-			data, err := request.Encode(req)
-			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			_, err = e.stdout.Write(data)
-			return err
+			return e.printRequest(c, req)
 		},
 	}
 }
