@@ -82,7 +82,7 @@ func TestModsAgainstRealJig(t *testing.T) {
 	os.WriteFile(wantWork, []byte(strings.Join(panel.Lines(s, now), "\n")+"\n"), 0o600)
 	os.WriteFile(wantContext, []byte(strings.Join(render.ContextLines(s.ContextDetail), "\n")+"\n"), 0o600)
 
-	cmd := exec.Command(node, "--test", "--test-reporter=spec", "app/test/real-jig.e2e.js")
+	cmd := exec.Command(node, "--test", "--test-reporter=spec", "app/e2e/real-jig.js")
 	cmd.Env = append(env, "JIG_E2E_BIN="+bin, "JIG_E2E_NOW="+now.Format(time.RFC3339Nano),
 		"JIG_E2E_SESSION="+s.Session, "JIG_E2E_WANT_WORK="+wantWork, "JIG_E2E_WANT_CONTEXT="+wantContext)
 	var log bytes.Buffer
@@ -102,13 +102,13 @@ func TestModsAgainstRealJig(t *testing.T) {
 		select {
 		case err := <-done:
 			if err != nil || !answered {
-				t.Fatalf("node --test real-jig.e2e.js (request answered: %v): %v\n%s", answered, err, log.String())
+				t.Fatalf("node --test e2e/real-jig.js (request answered: %v): %v\n%s", answered, err, log.String())
 			}
 			t.Logf("%s", log.String())
 			return
 		case <-deadline:
 			cmd.Process.Kill()
-			t.Fatalf("node --test real-jig.e2e.js still runs after 60s:\n%s", log.String())
+			t.Fatalf("node --test e2e/real-jig.js still runs after 60s:\n%s", log.String())
 		case <-time.After(20 * time.Millisecond):
 		}
 		if _, err := os.Stat(reqFile); answered || err != nil {
