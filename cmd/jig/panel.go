@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/panel"
+	"jig/render"
 	"jig/status"
 )
 
@@ -73,8 +74,16 @@ type panelSource struct {
 }
 
 // frame is the panel's title and lines now. Every failure becomes a quiet
-// line in the view: the panel keeps running.
-func (p *panelSource) frame() (string, []string) {
+// line in the view: the panel keeps running. What comes from a status file
+// or from herdr is cleaned of control characters on the way out, so it can
+// neither drive the terminal nor break the layout.
+func (p *panelSource) frame() (title string, lines []string) {
+	defer func() {
+		title = render.Clean(title)
+		for i := range lines {
+			lines[i] = render.Clean(lines[i])
+		}
+	}()
 	now := p.e.now()
 	if p.terminal != "" {
 		title := "jig · terminal " + p.terminal + " · q quits"
@@ -96,7 +105,7 @@ func (p *panelSource) frame() (string, []string) {
 			p.followed = pn.PaneID
 		}
 	}
-	title := "jig · Herdr pane " + p.followed + " · q quits"
+	title = "jig · Herdr pane " + p.followed + " · q quits"
 	var pane *herdrPane
 	for i := range panes {
 		if panes[i].PaneID == p.followed {
