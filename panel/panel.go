@@ -37,13 +37,7 @@ func Lines(s *status.Status, now time.Time) []string {
 	}
 	add("%s · updated %s ago", head, Age(now, s.UpdatedAt))
 
-	model := "no model"
-	if s.Model != nil {
-		model = s.Model.Name
-		if model == "" {
-			model = s.Model.ID
-		}
-	}
+	model := render.ModelName(s.Model)
 	line := s.State + " · " + model
 	if s.Thinking != nil && *s.Thinking != "" {
 		line += " · thinking " + *s.Thinking
@@ -246,20 +240,7 @@ func TokensOrUnknown(n *int64) string {
 }
 
 // Age is how long ago t was: 5s, 3m, 2h, 4d; 0s for the future.
-func Age(now, t time.Time) string {
-	secs := int64(now.Sub(t) / time.Second)
-	switch {
-	case secs < 0:
-		return "0s"
-	case secs < 60:
-		return fmt.Sprintf("%ds", secs)
-	case secs < 3600:
-		return fmt.Sprintf("%dm", secs/60)
-	case secs < 48*3600:
-		return fmt.Sprintf("%dh", secs/3600)
-	}
-	return fmt.Sprintf("%dd", secs/86400)
-}
+func Age(now, t time.Time) string { return render.Duration(now.Sub(t)) }
 
 // NoSession is the quiet line shown for a terminal without a session.
 func NoSession(terminal string) []string {

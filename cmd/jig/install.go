@@ -9,6 +9,7 @@ func installCommand(e *env) *cli.Command {
 		Name:  "install",
 		Usage: "put jig's integrations in place (Pi extension, Herdr, tmux, WezTerm, kitty)",
 		Subcommands: []*cli.Command{
+			installPiCommand(e),
 			installHerdrCommand(e),
 			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),
 		},

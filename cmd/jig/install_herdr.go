@@ -33,8 +33,8 @@ func installHerdrCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "plugin", Usage: "install and link the Herdr 1 plugin"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			home := e.getenv("HOME")
 			if home == "" {

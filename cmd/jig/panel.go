@@ -73,17 +73,19 @@ type panelSource struct {
 	followed string // the Herdr pane followed last
 }
 
-// frame is the panel's title and lines now. Every failure becomes a quiet
-// line in the view: the panel keeps running. What comes from a status file
-// or from herdr is cleaned of control characters on the way out, so it can
-// neither drive the terminal nor break the layout.
-func (p *panelSource) frame() (title string, lines []string) {
-	defer func() {
-		title = render.Clean(title)
-		for i := range lines {
-			lines[i] = render.Clean(lines[i])
-		}
-	}()
+// frame is the panel's title and lines now, cleaned of control characters
+// so no text an agent wrote can move the cursor or retitle the terminal.
+func (p *panelSource) frame() (string, []string) {
+	title, lines := p.view()
+	for i, l := range lines {
+		lines[i] = render.Clean(l)
+	}
+	return render.Clean(title), lines
+}
+
+// view is the panel's title and lines now. Every failure becomes a quiet
+// line in the view: the panel keeps running.
+func (p *panelSource) view() (string, []string) {
 	now := p.e.now()
 	if p.terminal != "" {
 		title := "jig · terminal " + p.terminal + " · q quits"
@@ -105,7 +107,7 @@ func (p *panelSource) frame() (title string, lines []string) {
 			p.followed = pn.PaneID
 		}
 	}
-	title = "jig · Herdr pane " + p.followed + " · q quits"
+	title := "jig · Herdr pane " + p.followed + " · q quits"
 	var pane *herdrPane
 	for i := range panes {
 		if panes[i].PaneID == p.followed {

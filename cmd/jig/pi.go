@@ -23,10 +23,11 @@ import (
 func piCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "pi",
-		Usage: "read Pi's sessions",
+		Usage: "read Pi's sessions; run the bridge of jig's Pi extension",
 		Subcommands: []*cli.Command{
 			piSessionsCommand(e),
 			piShowCommand(e),
+			piBridgeCommand(e),
 		},
 	}
 }
@@ -110,8 +111,8 @@ func piSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			infos, err := e.piSessions()
 			if err != nil {

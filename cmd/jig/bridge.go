@@ -1,0 +1,36 @@
+package main
+
+import (
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/pi/bridge"
+)
+
+// piBridgeCommand is the long-lived process jig's Pi extension starts, one
+// per session: JSON lines in from the extension, the status file out.
+func piBridgeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "bridge",
+		Usage: "keep a Pi session's status file (started by jig's Pi extension; JSON lines on stdin)",
+		Flags: []cli.Flag{
+			&cli.DurationFlag{Name: "poll", Value: 2 * time.Second, Usage: "how often to look for a request"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			host, _ := e.hostname()
+			b := bridge.New(dir, e.now, e.getenv, host)
+			if err := b.Run(e.stdin, e.stdout, c.Duration("poll")); err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			return nil
+		},
+	}
+}

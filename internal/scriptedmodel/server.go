@@ -1,0 +1,221 @@
+// Package scriptedmodel is a scripted OpenAI-compatible chat-completions
+// server for end-to-end tests: it listens on 127.0.0.1, streams the replies
+// the test queued (text, reasoning, tool calls, usage) as server-sent events,
+// and records every request body so a test can see what the agent offered.
+//
+// A request that arrives while no reply is queued waits for one: the test
+// sees the request arrive (the agent is mid-turn), looks around, then queues
+// the reply. Nothing is timed.
+package scriptedmodel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+)
+
+// Reply is one model call's answer.
+type Reply struct {
+	Reasoning string
+	Text      string
+	ToolCalls []ToolCall
+	Usage     Usage
+}
+
+// ToolCall is a call the model makes; Args is the JSON object of arguments.
+type ToolCall struct {
+	ID   string
+	Name string
+	Args string
+}
+
+// Usage is what the reply says it cost, in OpenAI's terms.
+type Usage struct {
+	Prompt, Completion, Cached int
+}
+
+// Request is one chat-completions call the agent made.
+type Request struct {
+	Body  []byte
+	Tools []string // the function tools offered, by name
+}
+
+// Server is a running scripted model.
+type Server struct {
+	URL string // base URL, ending in /v1
+
+	srv     *http.Server
+	mu      sync.Mutex
+	changed *sync.Cond
+	replies []Reply
+	reqs    []Request
+	closed  bool
+}
+
+// Start listens on an ephemeral port of 127.0.0.1.
+func Start() (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{URL: "http://" + ln.Addr().String() + "/v1"}
+	s.changed = sync.NewCond(&s.mu)
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.complete)
+	s.srv = &http.Server{Handler: mux}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+// Close stops the server and releases any request still waiting.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.changed.Broadcast()
+	s.mu.Unlock()
+	s.srv.Close()
+}
+
+// Queue adds replies, answered in order, one per request.
+func (s *Server) Queue(r ...Reply) {
+	s.mu.Lock()
+	s.replies = append(s.replies, r...)
+	s.changed.Broadcast()
+	s.mu.Unlock()
+}
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// WaitRequests blocks until n requests have arrived or done is closed, and
+// reports whether they arrived.
+func (s *Server) WaitRequests(n int, done <-chan struct{}) bool {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-done:
+			s.mu.Lock()
+			s.changed.Broadcast()
+			s.mu.Unlock()
+		case <-stop:
+		}
+	}()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.reqs) < n && !s.closed {
+		select {
+		case <-done:
+			return false
+		default:
+		}
+		s.changed.Wait()
+	}
+	return len(s.reqs) >= n
+}
+
+func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	if err != nil || json.Unmarshal(raw, &body) != nil {
+		http.Error(w, "bad request body", http.StatusBadRequest)
+		return
+	}
+	req := Request{Body: raw, Tools: []string{}}
+	for _, t := range body.Tools {
+		req.Tools = append(req.Tools, t.Function.Name)
+	}
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	s.changed.Broadcast()
+	// Wait for the test to queue this request's reply, or for the agent
+	// to give up on it.
+	ctx := r.Context()
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		s.changed.Broadcast()
+		s.mu.Unlock()
+	})
+	defer stop()
+	for len(s.replies) == 0 && !s.closed && ctx.Err() == nil {
+		s.changed.Wait()
+	}
+	if len(s.replies) == 0 {
+		s.mu.Unlock()
+		http.Error(w, "no scripted reply", http.StatusServiceUnavailable)
+		return
+	}
+	reply := s.replies[0]
+	s.replies = s.replies[1:]
+	s.mu.Unlock()
+	stream(w, reply)
+}
+
+// stream writes reply as the chunks of a streaming chat completion.
+func stream(w http.ResponseWriter, r Reply) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	const id = "chatcmpl-scripted"
+	send := func(v any) {
+		data, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", data)
+	}
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{
+			"id": id, "object": "chat.completion.chunk", "model": "scripted",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
+		}
+	}
+	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	if r.Reasoning != "" {
+		send(chunk(map[string]any{"reasoning_content": r.Reasoning}, nil))
+	}
+	if r.Text != "" {
+		send(chunk(map[string]any{"content": r.Text}, nil))
+	}
+	for i, tc := range r.ToolCalls {
+		send(chunk(map[string]any{"tool_calls": []any{map[string]any{
+			"index": i, "id": tc.ID, "type": "function",
+			"function": map[string]any{"name": tc.Name, "arguments": ""},
+		}}}, nil))
+		// Arguments arrive in two fragments, as real models send them.
+		half := len(tc.Args) / 2
+		for _, part := range []string{tc.Args[:half], tc.Args[half:]} {
+			send(chunk(map[string]any{"tool_calls": []any{map[string]any{
+				"index": i, "function": map[string]any{"arguments": part},
+			}}}, nil))
+		}
+	}
+	finish := "stop"
+	if len(r.ToolCalls) > 0 {
+		finish = "tool_calls"
+	}
+	send(chunk(map[string]any{}, finish))
+	send(map[string]any{
+		"id": id, "object": "chat.completion.chunk", "model": "scripted", "choices": []any{},
+		"usage": map[string]any{
+			"prompt_tokens":         r.Usage.Prompt,
+			"completion_tokens":     r.Usage.Completion,
+			"total_tokens":          r.Usage.Prompt + r.Usage.Completion,
+			"prompt_tokens_details": map[string]any{"cached_tokens": r.Usage.Cached},
+		},
+	})
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+}

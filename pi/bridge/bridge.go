@@ -1,0 +1,526 @@
+// Package bridge is the Go side of jig's Pi extension: one long-lived
+// process per Pi session (`jig pi bridge`), fed JSON lines on stdin by the
+// extension, that keeps the session's status file up to date, takes the
+// session's requests and tells the extension what to apply.
+//
+// The extension says only what Pi knows live (see Message); everything the
+// transcript can say comes from the transcript. The file is written only
+// when its content changed. When stdin ends without an "end" message, Pi
+// died: the bridge removes the file and exits.
+package bridge
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"jig/engine"
+	"jig/request"
+	"jig/status"
+	"jig/terminal"
+	"jig/transcript"
+)
+
+// Message is one line from the extension. Type says which fields count.
+type Message struct {
+	Type string `json:"type"`
+
+	// hello: the session starts (or restarts after a reload or resume).
+	Session     string `json:"session,omitempty"`
+	SessionFile string `json:"sessionFile,omitempty"`
+	PID         int    `json:"pid,omitempty"`
+	// Switches are the ones kept in the session (its last
+	// jig-session.switches entry), to re-apply after a resume.
+	Switches *status.Switches `json:"switches,omitempty"`
+
+	// live: status fields Pi knows live, laid over what the bridge has.
+	Live json.RawMessage `json:"live,omitempty"`
+	// Ready asks for a "ready" reply: what to apply before the first prompt.
+	Ready bool `json:"ready,omitempty"`
+
+	// inventory: the tools and skills Pi has, for requests and the
+	// context detail.
+	Tools  []Tool  `json:"tools,omitempty"`
+	Skills []Skill `json:"skills,omitempty"`
+
+	// call: a tool call starts (phase "start") or ends ("end").
+	Call *CallEvent `json:"call,omitempty"`
+
+	// decision: jig-core's decision on a call (from the jig:decision event).
+	Decision *DecisionEvent `json:"decision,omitempty"`
+
+	// context: what fills the context, in characters, part by part; the
+	// fields given replace those seen before.
+	Context json.RawMessage `json:"context,omitempty"`
+
+	// applied: the extension applied a request the bridge sent.
+	Applied *Applied `json:"applied,omitempty"`
+
+	// end: the session is over; Keep leaves the file (a reload follows).
+	Keep bool `json:"keep,omitempty"`
+}
+
+// Tool is one tool Pi has registered.
+type Tool struct {
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"` // builtin, or the extension or package that registered it
+	Active bool   `json:"active"`
+	Hidden bool   `json:"hidden,omitempty"` // 1.x exposure "hidden": activating it has no effect
+	Chars  int64  `json:"chars"`            // size of its declaration to the model
+}
+
+// Skill is one skill Pi offers in the system prompt.
+type Skill struct {
+	Name  string `json:"name"`
+	Chars int64  `json:"chars"`
+}
+
+// CallEvent is a tool call's start or end. Path is the file a write or
+// edit touches, as the model gave it, and Existed whether it existed at
+// tool_call; no other argument is ever sent.
+type CallEvent struct {
+	Phase   string `json:"phase"` // start | end
+	ID      string `json:"id"`
+	Tool    string `json:"tool"`
+	Path    string `json:"path,omitempty"`
+	Existed bool   `json:"existed,omitempty"`
+	Error   bool   `json:"error,omitempty"`
+}
+
+// DecisionEvent is jig-core's word on one call.
+type DecisionEvent struct {
+	ID       string `json:"id"`
+	Action   string `json:"action,omitempty"`
+	Decision string `json:"decision"`
+	Answer   string `json:"answer,omitempty"`
+}
+
+// Applied is the extension's report after applying an Apply.
+type Applied struct {
+	ID      string   `json:"id"`
+	Active  []string `json:"active"`
+	Missing []string `json:"missing,omitempty"` // tools Pi refused to activate
+	// ReloadUnsupported: this Pi (0.x) cannot run a reload from an event.
+	ReloadUnsupported bool `json:"reloadUnsupported,omitempty"`
+}
+
+// Reply is an "apply" (a request) or a "ready" (the kept switches, after a
+// session starts) line to the extension: make these tools active (null:
+// leave them; []: none), leave these skills out, keep these switches
+// (appendEntry; apply only), reload when idle.
+type Reply struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id,omitempty"`
+	Active    []string        `json:"active"`
+	SkillsOff []string        `json:"skillsOff,omitempty"`
+	Switches  status.Switches `json:"switches"`
+	Reload    bool            `json:"reload,omitempty"`
+}
+
+// Where answers "where": the status file and the terminal it names.
+type Where struct {
+	Type     string `json:"type"` // where
+	Path     string `json:"path"`
+	Terminal string `json:"terminal"`
+}
+
+// Notice is a line for Pi's UI.
+type Notice struct {
+	Type    string `json:"type"` // notice
+	Message string `json:"message"`
+}
+
+// Bridge holds one session's state between events.
+type Bridge struct {
+	Dir    *status.Dir
+	Now    func() time.Time
+	Getenv func(string) string
+	Host   string
+
+	mu           sync.Mutex
+	out          io.Writer
+	session      string
+	pid          int
+	file         string
+	startedAt    time.Time
+	live         []byte // the live fields, as one JSON object
+	tools        []Tool
+	skills       []Skill
+	reader       *transcript.Reader // the session's transcript, read incrementally
+	repos        *transcript.RepoFinder
+	last         *status.Status // the last status built, for what only live knew
+	calls        []liveCall     // this process's calls, oldest first
+	callIndex    map[string]int
+	outputs      map[string]status.Output // path → created or changed, as the file was at tool_call
+	sizes        []byte                   // the last ContextSizes, as one JSON object
+	lastNotice   string
+	switches     status.Switches
+	answer       *status.Answer
+	pending      *request.Outcome // sent to the extension, not yet applied
+	pendingSince time.Time
+}
+
+// New makes a bridge writing into dir.
+func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
+	b := &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host}
+	b.reset()
+	return b
+}
+
+// reset forgets the session: a new one starts.
+func (b *Bridge) reset() {
+	*b = Bridge{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host, out: b.out, live: []byte("{}"),
+		callIndex: map[string]int{}, outputs: map[string]status.Output{}, repos: transcript.NewRepoFinder()}
+}
+
+// liveCall is a tool call as the extension saw it: what the transcript
+// cannot say (the file's state at tool_call, jig-core's decision).
+type liveCall struct {
+	tool, path               string
+	existed                  bool
+	action, decision, answer string
+}
+
+// Run reads the extension's lines until "end" or the end of in, looking
+// for requests (and transcript lines written after the last event) every
+// poll. At the end of in without "end", Pi is gone: the
+// file is removed.
+func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
+	b.out = out
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), status.MaxFileSize)
+		for sc.Scan() {
+			lines <- append([]byte(nil), sc.Bytes()...)
+		}
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				b.gone()
+				return <-readErr
+			}
+			done, err := b.Handle(line)
+			if err != nil {
+				b.notice(err.Error())
+			}
+			if done {
+				return nil
+			}
+		case <-tick.C:
+			if err := b.CheckRequests(); err != nil {
+				b.notice(err.Error())
+			}
+			if err := b.Refresh(); err != nil {
+				b.notice(err.Error())
+			}
+		}
+	}
+}
+
+// Handle takes one line from the extension and writes the file if its
+// content changed. It reports whether the session ended.
+func (b *Bridge) Handle(line []byte) (bool, error) {
+	var m Message
+	if err := json.Unmarshal(line, &m); err != nil {
+		return false, fmt.Errorf("bridge: a line that is not JSON: %v", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch m.Type {
+	case "hello":
+		if err := b.hello(m); err != nil {
+			return false, err
+		}
+	case "live":
+		merged, err := status.Merge(b.live, m.Live)
+		if err != nil {
+			return false, fmt.Errorf("bridge: live: %v", err)
+		}
+		b.live = merged
+		if m.Ready {
+			b.ready()
+		}
+	case "where":
+		r := Where{Type: "where", Path: b.Dir.SessionPath(b.session)}
+		if s, err := b.Status(); err == nil && s.Terminal != nil {
+			r.Terminal = *s.Terminal
+		}
+		b.send(r)
+		return false, nil
+	case "inventory": // either list may come alone
+		if m.Tools != nil {
+			b.tools = m.Tools
+		}
+		if m.Skills != nil {
+			b.skills = m.Skills
+		}
+	case "call":
+		if m.Call != nil {
+			b.call(*m.Call)
+		}
+	case "decision":
+		if m.Decision != nil {
+			b.decide(*m.Decision)
+		}
+	case "context":
+		merged, err := status.Merge(b.sizes, m.Context)
+		if err != nil {
+			return false, fmt.Errorf("bridge: context: %v", err)
+		}
+		b.sizes = merged
+	case "applied":
+		if m.Applied != nil {
+			b.applied(*m.Applied)
+		}
+	case "end":
+		if b.session != "" && !m.Keep {
+			return true, b.Dir.Remove(b.session)
+		}
+		return true, nil
+	default:
+		return false, nil // a newer extension's message: ignored
+	}
+	return false, b.write()
+}
+
+// hello starts a session: a new id gets a new file (the old one goes), the
+// same id after a reload keeps its file and its start time.
+func (b *Bridge) hello(m Message) error {
+	if m.Session == "" {
+		return errors.New("bridge: hello without a session id")
+	}
+	if b.session != "" && b.session != m.Session {
+		b.Dir.Remove(b.session)
+		b.reset()
+	}
+	if b.reader == nil || b.file != m.SessionFile {
+		b.reader = nil
+		if m.SessionFile != "" {
+			b.reader = transcript.NewReader(m.SessionFile)
+			b.reader.Home = b.Getenv("HOME")
+		}
+	}
+	b.session, b.pid, b.file = m.Session, m.PID, m.SessionFile
+	b.startedAt = b.Now().UTC()
+	if prev, err := b.Dir.Read(m.Session); err == nil && prev.PID == m.PID {
+		// A reload: the same session goes on, with what only the live
+		// agent knew (created or changed, decisions) kept from the file.
+		b.startedAt = prev.StartedAt
+		b.switches = prev.Switches
+		b.answer = prev.LastRequest
+		b.last = prev
+	}
+	if m.Switches != nil {
+		b.switches = *m.Switches
+	}
+	if b.switches.Tools == nil {
+		b.switches.Tools = map[string]bool{}
+	}
+	if b.switches.Skills == nil {
+		b.switches.Skills = map[string]bool{}
+	}
+	b.removeCrashed()
+	return nil
+}
+
+// removeCrashed removes the files of sessions on this host whose Pi no
+// longer runs: a Pi killed hard with its bridge leaves its file behind.
+func (b *Bridge) removeCrashed() {
+	b.Dir.GC(status.Liveness{Host: b.Host})
+}
+
+// Refresh rewrites the file when the transcript grew since the last event:
+// Pi may write its last message after the event that ends a run.
+func (b *Bridge) Refresh() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.reader == nil || b.session == "" {
+		return nil
+	}
+	before := b.reader.Offset()
+	if err := b.reader.Update(); err != nil || b.reader.Offset() == before {
+		return nil // no transcript yet, or nothing new
+	}
+	return b.write()
+}
+
+// gone is the end of stdin without "end": Pi died.
+func (b *Bridge) gone() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.session != "" {
+		b.Dir.Remove(b.session)
+	}
+}
+
+// callAt is the live call of a tool call id, added when first heard of:
+// another extension's decision may come before our own tool_call handler.
+func (b *Bridge) callAt(id string) *liveCall {
+	i, ok := b.callIndex[id]
+	if !ok {
+		i = len(b.calls)
+		b.callIndex[id] = i
+		b.calls = append(b.calls, liveCall{})
+	}
+	return &b.calls[i]
+}
+
+func (b *Bridge) call(c CallEvent) {
+	lc := b.callAt(c.ID)
+	if c.Tool != "" {
+		lc.tool = c.Tool
+	}
+	switch c.Phase {
+	case "start":
+		lc.existed = c.Existed
+		if c.Path != "" {
+			var cwd string
+			if s, err := status.Decode(b.live); err == nil {
+				cwd = s.CWD
+			}
+			lc.path = transcript.ResolvePath(cwd, b.Getenv("HOME"), c.Path) // the transcript's key for it
+		}
+	case "end":
+		if p := lc.path; p != "" && !c.Error {
+			o := status.Output{Path: p, Action: status.Changed, At: b.Now().UTC()}
+			if !lc.existed || b.outputs[p].Action == status.Created {
+				o.Action = status.Created // created once stays created
+			}
+			b.outputs[p] = o
+		}
+	}
+}
+
+func (b *Bridge) decide(d DecisionEvent) {
+	lc := b.callAt(d.ID)
+	lc.action, lc.decision, lc.answer = d.Action, d.Decision, d.Answer
+}
+
+// Status is the file's content now: the transcript (read up to its end),
+// then what Pi said live over it (engine.Build), then what the bridge
+// itself knows.
+func (b *Bridge) Status() (*status.Status, error) {
+	var derived *transcript.Derived
+	if b.reader != nil {
+		// Pi writes the transcript lazily: until its first reply there is none.
+		if err := b.reader.Update(); err == nil {
+			derived = b.reader.Derive(b.repos.Repo)
+		}
+	}
+	s, err := engine.Build(b.last, derived, b.liveWithOutputs())
+	if err != nil {
+		return nil, fmt.Errorf("bridge: %v", err)
+	}
+	s.Schema, s.Session, s.PID, s.Host = status.Schema, b.session, b.pid, b.Host
+	s.SessionFile = nil
+	if b.file != "" {
+		f := b.file
+		s.SessionFile = &f
+	}
+	s.Terminals = terminal.Detect(b.Getenv)
+	s.Terminal, s.TerminalFrom = nil, nil
+	if t := terminal.Innermost(s.Terminals); t != nil {
+		s.Terminal, s.TerminalFrom = &t.ID, &t.From
+	}
+	if s.CWD == "" {
+		s.CWD, _ = os.Getwd()
+	}
+	b.addDecisions(s.Recent)
+	s.ContextDetail = nil
+	if b.sizes != nil {
+		var c ContextSizes
+		if err := json.Unmarshal(b.sizes, &c); err == nil {
+			s.ContextDetail = b.contextDetail(c, s.Context.Window)
+		}
+	}
+	s.Switches = b.switches
+	s.LastRequest = b.answer
+	s.StartedAt = b.startedAt
+	b.last = s
+	return s, nil
+}
+
+// liveWithOutputs is the live fields plus the outputs whose action only
+// the live agent knows (the file existed or not at tool_call).
+func (b *Bridge) liveWithOutputs() []byte {
+	if len(b.outputs) == 0 {
+		return b.live
+	}
+	outs := make([]status.Output, 0, len(b.outputs))
+	for _, o := range b.outputs {
+		outs = append(outs, o)
+	}
+	patch, _ := json.Marshal(map[string]any{"outputs": outs})
+	merged, err := status.Merge(b.live, patch)
+	if err != nil {
+		return b.live
+	}
+	return merged
+}
+
+// addDecisions gives the transcript's recent calls (newest first) the
+// decisions jig-core announced for them: the newest calls of both lists
+// are the same calls as long as their tools agree.
+func (b *Bridge) addDecisions(recent []status.Call) {
+	j := len(b.calls) - 1
+	for i := range recent {
+		if j < 0 || b.calls[j].tool != recent[i].Tool {
+			return
+		}
+		if c := b.calls[j]; c.decision != "" {
+			recent[i].Decision, recent[i].Answer = c.decision, c.answer
+			if c.action != "" {
+				recent[i].Action = c.action
+			}
+		}
+		j--
+	}
+}
+
+func (b *Bridge) write() error {
+	if b.session == "" {
+		return nil
+	}
+	s, err := b.Status()
+	if err != nil {
+		return err
+	}
+	if _, err := b.Dir.Write(s, b.Now()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("bridge: %v", err)
+	}
+	return nil
+}
+
+func (b *Bridge) send(r any) {
+	if b.out == nil {
+		return
+	}
+	data, _ := json.Marshal(r)
+	b.out.Write(append(data, '\n'))
+}
+
+// notice tells Pi's UI of a problem, once in a row: a state dir gone bad
+// would otherwise say so at every event.
+func (b *Bridge) notice(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if msg == b.lastNotice {
+		return
+	}
+	b.lastNotice = msg
+	b.send(Notice{Type: "notice", Message: msg})
+}

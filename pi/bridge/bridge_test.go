@@ -1,0 +1,355 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"jig/request"
+	"jig/status"
+)
+
+var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+func newTestBridge(t testing.TB) (*Bridge, *bytes.Buffer) {
+	t.Helper()
+	dir := &status.Dir{Root: filepath.Join(t.TempDir(), "state")}
+	env := map[string]string{"TMUX": "/tmp/x", "TMUX_PANE": "%3"}
+	b := New(dir, func() time.Time { return t0 }, func(k string) string { return env[k] }, "host-a")
+	out := &bytes.Buffer{}
+	b.out = out
+	return b, out
+}
+
+func handle(t *testing.T, b *Bridge, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if _, err := b.Handle([]byte(l)); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+	}
+}
+
+func hello(session string) string {
+	return `{"type":"hello","session":"` + session + `","pid":` + itoa(os.Getpid()) + `,"sessionFile":"/tmp/s.jsonl"}`
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func read(t *testing.T, b *Bridge, session string) *status.Status {
+	t.Helper()
+	s, err := b.Dir.Read(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestWritesWhatPiSaysLive(t *testing.T) {
+	b, _ := newTestBridge(t)
+	handle(t, b, hello("s1"),
+		`{"type":"live","live":{"state":"busy","model":{"provider":"p","id":"m","name":"M"},"context":{"tokens":500,"window":1000,"percent":50},"tools":{"active":4,"total":7}}}`)
+	s := read(t, b, "s1")
+	if s.State != status.Busy || s.Model.Name != "M" || *s.Context.Window != 1000 || s.Tools.Active != 4 {
+		t.Errorf("status %+v", s)
+	}
+	if s.Terminal == nil || *s.Terminal != "%3" || *s.TerminalFrom != "TMUX_PANE" || s.Host != "host-a" {
+		t.Errorf("terminal %v from %v on %q, want %%3 from TMUX_PANE on host-a", s.Terminal, s.TerminalFrom, s.Host)
+	}
+	if s.SessionFile == nil || *s.SessionFile != "/tmp/s.jsonl" || s.PID != os.Getpid() {
+		t.Errorf("sessionFile %v pid %d", s.SessionFile, s.PID)
+	}
+	// Fields not named again keep their values.
+	handle(t, b, `{"type":"live","live":{"state":"idle"}}`)
+	if s := read(t, b, "s1"); s.State != status.Idle || s.Model == nil || s.Tools.Total != 7 {
+		t.Errorf("after idle: %+v", s)
+	}
+}
+
+func TestEndRemovesTheFileUnlessAReloadFollows(t *testing.T) {
+	b, _ := newTestBridge(t)
+	handle(t, b, hello("s1"), `{"type":"live","live":{"state":"idle"}}`,
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"write","path":"/p/new.txt"}}`,
+		`{"type":"call","call":{"phase":"end","id":"c1","tool":"write"}}`)
+	if done, err := b.Handle([]byte(`{"type":"end","keep":true}`)); !done || err != nil {
+		t.Fatalf("end keep: done %v err %v", done, err)
+	}
+	started := read(t, b, "s1").StartedAt
+
+	// The reloaded extension's bridge takes the same file on.
+	b2, _ := newTestBridge(t)
+	b2.Dir = b.Dir
+	b2.Now = func() time.Time { return t0.Add(time.Hour) }
+	handle(t, b2, hello("s1"), `{"type":"live","live":{"state":"busy"}}`)
+	s := read(t, b2, "s1")
+	if !s.StartedAt.Equal(started) {
+		t.Errorf("startedAt %v after a reload, want %v", s.StartedAt, started)
+	}
+	if len(s.Outputs) != 1 || s.Outputs[0].Action != status.Created {
+		t.Errorf("outputs %+v after a reload, want new.txt still created", s.Outputs)
+	}
+	if done, err := b2.Handle([]byte(`{"type":"end"}`)); !done || err != nil {
+		t.Fatalf("end: done %v err %v", done, err)
+	}
+	if _, err := os.Stat(b.Dir.SessionPath("s1")); !os.IsNotExist(err) {
+		t.Errorf("the file is still there after end: %v", err)
+	}
+}
+
+func TestInputEndingMeansPiDied(t *testing.T) {
+	b, _ := newTestBridge(t)
+	in := strings.NewReader(hello("s1") + "\n" + `{"type":"live","live":{"state":"busy"}}` + "\n")
+	if err := b.Run(in, &bytes.Buffer{}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(b.Dir.SessionPath("s1")); !os.IsNotExist(err) {
+		t.Errorf("the file outlived Pi: %v", err)
+	}
+}
+
+func TestStartRemovesFilesOfCrashedSessions(t *testing.T) {
+	b, _ := newTestBridge(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	write := func(session, host string, pid int) {
+		s := &status.Status{Session: session, PID: pid, Host: host, State: status.Idle}
+		if _, err := b.Dir.Write(s, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("crashed", "host-a", dead.Process.Pid)
+	write("elsewhere", "host-b", dead.Process.Pid)
+	write("alive", "host-a", os.Getpid())
+	handle(t, b, hello("s1"))
+	for name, want := range map[string]bool{"crashed": false, "elsewhere": true, "alive": true, "s1": true} {
+		_, err := os.Stat(b.Dir.SessionPath(name))
+		if (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", name, err == nil, want)
+		}
+	}
+}
+
+func replies(t *testing.T, out *bytes.Buffer) []Reply {
+	t.Helper()
+	var rs []Reply
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if l == "" {
+			continue
+		}
+		var r Reply
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("reply %q: %v", l, err)
+		}
+		rs = append(rs, r)
+	}
+	out.Reset()
+	return rs
+}
+
+func TestNotJSONIsAnErrorNotACrash(t *testing.T) {
+	b, _ := newTestBridge(t)
+	if _, err := b.Handle([]byte("{nope")); err == nil {
+		t.Error("a broken line was taken")
+	}
+	if _, err := b.Handle([]byte(`{"type":"hello"}`)); err == nil {
+		t.Error("hello without a session was taken")
+	}
+	handle(t, b, `{"type":"from-the-future"}`)
+}
+
+func TestRequestIsAppliedThenAnswered(t *testing.T) {
+	b, out := newTestBridge(t)
+	handle(t, b, hello("s1"),
+		`{"type":"inventory","tools":[{"name":"read","active":true},{"name":"bash","active":true},{"name":"ghost","hidden":true}],"skills":[{"name":"pdf"}]}`)
+	out.Reset()
+	if _, err := request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1",
+		Tools: map[string]bool{"bash": false, "ghost": true, "nope": true}, Skills: map[string]bool{"pdf": false}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CheckRequests(); err != nil {
+		t.Fatal(err)
+	}
+	rs := replies(t, out)
+	if len(rs) != 1 || rs[0].Type != "apply" || rs[0].ID != "r1" || strings.Join(rs[0].Active, ",") != "read" ||
+		strings.Join(rs[0].SkillsOff, ",") != "pdf" || rs[0].Switches.Tools["bash"] {
+		t.Fatalf("replies %+v, want one apply with read active and pdf off", rs)
+	}
+	if _, err := os.Stat(request.Path(b.Dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("the request file was not taken: %v", err)
+	}
+	if read(t, b, "s1").LastRequest != nil {
+		t.Error("answered before the extension applied the request")
+	}
+	handle(t, b, `{"type":"applied","applied":{"id":"r1","active":["read"]}}`)
+	s := read(t, b, "s1")
+	a := s.LastRequest
+	if a == nil || a.ID != "r1" || a.OK || !strings.Contains(a.Message, "bash off") || !strings.Contains(a.Message, "nope") ||
+		!strings.Contains(a.Message, "ghost") {
+		t.Errorf("answer %+v, want r1 not ok, naming bash off, nope and ghost", a)
+	}
+	if s.Switches.Tools["bash"] != false || s.Switches.Skills["pdf"] != false || len(s.Switches.Tools) != 1 {
+		t.Errorf("switches %+v, want bash and pdf off", s.Switches)
+	}
+
+	// After a reload the same Pi says hello again: the switches come back
+	// from the file and "ready" says what they mean.
+	b2, out2 := newTestBridge(t)
+	b2.Dir = b.Dir
+	handle(t, b2, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true},{"name":"bash","active":true}]}`,
+		`{"type":"live","live":{"state":"idle"},"ready":true}`)
+	rs = replies(t, out2)
+	if len(rs) != 1 || rs[0].Type != "ready" || strings.Join(rs[0].Active, ",") != "read" {
+		t.Errorf("replies %+v, want ready with only read active", rs)
+	}
+}
+
+func TestABadRequestIsAnsweredAndDropped(t *testing.T) {
+	b, out := newTestBridge(t)
+	handle(t, b, hello("s1"))
+	os.MkdirAll(b.Dir.Path(status.RequestsDir), 0o700)
+	if err := os.WriteFile(request.Path(b.Dir, "s1"), []byte(`{"schema":1,"id":"r9","tools":"all"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b.CheckRequests()
+	if rs := replies(t, out); len(rs) != 0 {
+		t.Errorf("a bad request was sent on: %+v", rs)
+	}
+	if a := read(t, b, "s1").LastRequest; a == nil || a.ID != "r9" || a.OK {
+		t.Errorf("answer %+v, want r9 not ok", a)
+	}
+}
+
+func TestOutputsSayCreatedOrChanged(t *testing.T) {
+	b, _ := newTestBridge(t)
+	handle(t, b, hello("s1"), `{"type":"live","live":{"cwd":"/p"}}`,
+		// Paths as the model gave them, keyed as the transcript reader keys them.
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"write","path":"new.txt"}}`,
+		`{"type":"call","call":{"phase":"end","id":"c1","tool":"write"}}`,
+		`{"type":"call","call":{"phase":"start","id":"c2","tool":"edit","path":"@old.txt","existed":true}}`,
+		`{"type":"call","call":{"phase":"end","id":"c2","tool":"edit"}}`,
+		`{"type":"call","call":{"phase":"start","id":"c3","tool":"edit","path":"/p/bad.txt","existed":true}}`,
+		`{"type":"call","call":{"phase":"end","id":"c3","tool":"edit","error":true}}`,
+		// Editing a file this session created leaves it created.
+		`{"type":"call","call":{"phase":"start","id":"c4","tool":"edit","path":"/p/new.txt","existed":true}}`,
+		`{"type":"call","call":{"phase":"end","id":"c4","tool":"edit"}}`)
+	got := map[string]string{}
+	for _, o := range read(t, b, "s1").Outputs {
+		got[o.Path] = o.Action
+	}
+	if len(got) != 2 || got["/p/new.txt"] != status.Created || got["/p/old.txt"] != status.Changed {
+		t.Errorf("outputs %v, want new.txt created and old.txt changed", got)
+	}
+}
+
+func TestTranscriptGivesUsageAndRecentWithDecisions(t *testing.T) {
+	b, _ := newTestBridge(t)
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	lines := []string{
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/p"}`,
+		`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls -la secret"}}],"provider":"p","model":"m","usage":{"input":10,"output":5,"cacheRead":2,"cacheWrite":0,"totalTokens":17,"cost":{"input":0.1,"output":0.2,"cacheRead":0,"cacheWrite":0,"total":0.3}},"stopReason":"toolUse","timestamp":1795980001000}}`,
+		`{"type":"message","id":"r1","parentId":"a1","timestamp":"2026-11-29T10:00:02.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"x"}],"isError":false,"timestamp":1795980002000}}`,
+	}
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handle(t, b, `{"type":"hello","session":"s1","pid":`+itoa(os.Getpid())+`,"sessionFile":"`+file+`"}`,
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"bash"}}`,
+		`{"type":"decision","decision":{"id":"c1","action":"list","decision":"allow","answer":"fine"}}`,
+		`{"type":"call","call":{"phase":"end","id":"c1","tool":"bash"}}`)
+	s := read(t, b, "s1")
+	if s.Usage.Input != 10 || s.Usage.Output != 5 || s.Usage.CacheRead != 2 || s.Usage.Cost == nil {
+		t.Errorf("usage %+v, want the transcript's", s.Usage)
+	}
+	if len(s.Recent) != 1 || s.Recent[0].Tool != "bash" || s.Recent[0].Outcome != status.OK ||
+		s.Recent[0].Decision != "allow" || s.Recent[0].Answer != "fine" || s.Recent[0].Action != "list" {
+		t.Errorf("recent %+v, want bash ok, allowed, with its answer", s.Recent)
+	}
+	data, _ := os.ReadFile(b.Dir.SessionPath("s1"))
+	if strings.Contains(string(data), "secret") {
+		t.Errorf("an argument value reached the file:\n%s", data)
+	}
+}
+
+// Every tool off is a list of none, not "leave the tools".
+func TestAllToolsOffIsAnEmptyList(t *testing.T) {
+	b, out := newTestBridge(t)
+	handle(t, b, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true}]}`)
+	out.Reset()
+	request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1", Tools: map[string]bool{"read": false}})
+	b.CheckRequests()
+	if got := strings.TrimSpace(out.String()); !strings.Contains(got, `"active":[]`) {
+		t.Errorf("apply %s, want active []", got)
+	}
+	handle(t, b, `{"type":"applied","applied":{"id":"r1","active":[]}}`)
+	out.Reset()
+	handle(t, b, `{"type":"live","live":{},"ready":true}`)
+	if got := strings.TrimSpace(out.String()); !strings.Contains(got, `"active":[]`) {
+		t.Errorf("ready %s, want active []", got)
+	}
+	b2, out2 := newTestBridge(t)
+	handle(t, b2, hello("s2"), `{"type":"live","live":{},"ready":true}`)
+	if got := strings.TrimSpace(out2.String()); !strings.Contains(got, `"active":null`) {
+		t.Errorf("ready without switches %s, want active null", got)
+	}
+}
+
+// A request the extension never confirms is answered as such, and the next
+// one is taken.
+func TestUnconfirmedRequestIsAnsweredAndTheNextTaken(t *testing.T) {
+	b, out := newTestBridge(t)
+	now := t0
+	b.Now = func() time.Time { return now }
+	handle(t, b, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true},{"name":"bash","active":true}]}`)
+	out.Reset()
+	request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1", Tools: map[string]bool{"bash": false}})
+	b.CheckRequests()
+	request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r2", Tools: map[string]bool{"read": false}})
+	b.CheckRequests()
+	if rs := replies(t, out); len(rs) != 1 || rs[0].ID != "r1" {
+		t.Fatalf("replies %+v, want only r1 while it waits", rs)
+	}
+	now = now.Add(applyWait + time.Second)
+	b.CheckRequests()
+	if rs := replies(t, out); len(rs) != 1 || rs[0].ID != "r2" {
+		t.Errorf("replies %+v, want r2 taken after r1 timed out", rs)
+	}
+	s := read(t, b, "s1")
+	if a := s.LastRequest; a == nil || a.ID != "r1" || a.OK || !strings.Contains(a.Message, "did not confirm") {
+		t.Errorf("answer %+v, want r1 not confirmed", a)
+	}
+	if len(s.Switches.Tools) != 0 {
+		t.Errorf("switches %+v: an unconfirmed request counted", s.Switches)
+	}
+}
+
+// Pi may append its last message after the event that ended the run; the
+// next poll picks it up.
+func TestRefreshReadsWhatPiWroteAfterTheLastEvent(t *testing.T) {
+	b, _ := newTestBridge(t)
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	head := `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-29T10:00:00.000Z","cwd":"/p"}` + "\n"
+	if err := os.WriteFile(file, []byte(head), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	handle(t, b, `{"type":"hello","session":"s1","pid":`+itoa(os.Getpid())+`,"sessionFile":"`+file+`"}`,
+		`{"type":"live","live":{"state":"idle"}}`)
+	if u := read(t, b, "s1").Usage; u.Input != 0 {
+		t.Fatalf("usage %+v before any reply", u)
+	}
+	f, _ := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-29T10:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"provider":"p","model":"m","usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"input":0.1,"output":0.2,"cacheRead":0,"cacheWrite":0,"total":0.3}},"stopReason":"stop","timestamp":1795980001000}}` + "\n")
+	f.Close()
+	if err := b.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if u := read(t, b, "s1").Usage; u.Input != 10 || u.Output != 5 {
+		t.Errorf("usage %+v after a refresh, want the new reply's", u)
+	}
+}

@@ -1,0 +1,355 @@
+/**
+ * jig-session: publishes this Pi session's state as jig's status file and
+ * applies the requests readers send back (tools and skills on or off,
+ * reload when idle).
+ *
+ * This file only wires Pi's events to jig. The logic lives in Go: one
+ * `jig pi bridge` process per session takes JSON lines on its stdin (what Pi
+ * knows live), reads the transcript, writes the file when its content
+ * changed, takes request files and answers with what to apply. See
+ * pi/README.md for the protocol.
+ *
+ * jig is found through $JIG_BIN or PATH. Without it the extension says so
+ * once and stays out of the way. A Pi started with $JIG_PARENT_SESSION set
+ * (a child of another agent) writes nothing.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { accessSync, constants, existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+
+const SWITCHES = "jig-session.switches";
+const SELF = Symbol.for("jig-session.self"); // the session this process publishes, across reloads
+const WARNED = Symbol.for("jig-session.warned");
+const FILE_TOOLS = new Set(["write", "edit"]);
+
+type Json = Record<string, unknown>;
+
+function findJig(): string | undefined {
+	const fromEnv = process.env.JIG_BIN;
+	if (fromEnv) return isExecutable(fromEnv) ? fromEnv : undefined;
+	for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+		if (dir && isExecutable(join(dir, "jig"))) return join(dir, "jig");
+	}
+	return undefined;
+}
+
+function isExecutable(path: string): boolean {
+	try {
+		accessSync(path, constants.X_OK);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+export default function jigSession(pi: any) {
+	const g = globalThis as any;
+	const parent = process.env.JIG_PARENT_SESSION;
+	if (parent && parent !== g[SELF]) return; // a child Pi: its parent's terminal, its parent's file
+
+	const jig = findJig();
+	let bridge: ChildProcess | undefined;
+	let bridgeDead = false;
+	let waiters: Array<{ type: string; got: (reply: Json) => void }> = [];
+	let sessionId = "";
+	let busy = false;
+	let settles = false; // Pi 1.x says agent_settled; 0.x only agent_end
+	let skillsOff = new Set<string>();
+	let reloadWanted = false;
+	let ctxNow: any; // the latest context Pi handed us: an older one may be stale after a rebind
+
+	const warnOnce = (ctx: any, msg: string) => {
+		if (g[WARNED]) return;
+		g[WARNED] = true;
+		try {
+			if (ctx?.hasUI) return ctx.ui.notify(msg, "warning");
+		} catch {
+			// a stale context: say it on stderr instead
+		}
+		process.stderr.write(msg + "\n");
+	};
+
+	const send = (msg: Json) => {
+		if (!bridge || bridgeDead || !bridge.stdin?.writable) return;
+		bridge.stdin.write(JSON.stringify(msg) + "\n");
+	};
+
+	const startBridge = () => {
+		if (bridge && !bridgeDead) return;
+		bridge = spawn(jig!, ["pi", "bridge"], { stdio: ["pipe", "pipe", "pipe"] });
+		bridgeDead = false;
+		let stderr = "";
+		bridge.stderr!.on("data", (d) => (stderr = (stderr + d).slice(-400)));
+		bridge.stdin!.on("error", () => {}); // a dead bridge is reported once, below
+		bridge.on("error", (err) => {
+			bridgeDead = true;
+			warnOnce(ctxNow, `jig: the session bridge did not start: ${err.message}`);
+		});
+		bridge.on("exit", (code) => {
+			bridgeDead = true;
+			if (code) warnOnce(ctxNow, `jig: the session bridge stopped: ${stderr.trim() || "exit " + code}`);
+		});
+		createInterface({ input: bridge.stdout! }).on("line", (line) => {
+			let reply: Json;
+			try {
+				reply = JSON.parse(line);
+			} catch {
+				return;
+			}
+			const w = waiters.find((w) => w.type === reply.type);
+			if (w) {
+				waiters = waiters.filter((x) => x !== w);
+				w.got(reply);
+			} else onReply(reply, ctxNow);
+		});
+	};
+
+	// ask sends a line and waits (a little) for the bridge's reply of a type.
+	const ask = (msg: Json, type: string, ms = 3000) =>
+		new Promise<Json | undefined>((done) => {
+			if (!bridge || bridgeDead) return done(undefined);
+			const w = {
+				type,
+				got: (r: Json) => {
+					clearTimeout(timer);
+					done(r);
+				},
+			};
+			const timer = setTimeout(() => {
+				waiters = waiters.filter((x) => x !== w);
+				done(undefined);
+			}, ms);
+			waiters.push(w);
+			send(msg);
+		});
+
+	// onReply runs outside Pi's event handlers: nothing it does may throw into
+	// Pi's process.
+	const onReply = (reply: Json, ctx: any) => {
+		try {
+			if (reply.type === "apply") apply(reply, ctx);
+			else if (reply.type === "notice" && ctx?.hasUI) ctx.ui.notify(`jig: ${reply.message}`, "warning");
+		} catch (err) {
+			warnOnce(ctx, `jig: ${err instanceof Error ? err.message : String(err)}`);
+		}
+	};
+
+	// apply puts a request (or restored switches) in force; the bridge
+	// worked out what that means.
+	const apply = (r: any, ctx: any) => {
+		if (Array.isArray(r.active)) {
+			pi.setActiveTools(r.active);
+			send(inventory());
+		}
+		skillsOff = new Set(r.skillsOff ?? []);
+		if (r.id) {
+			pi.appendEntry(SWITCHES, r.switches);
+			const now = pi.getActiveTools();
+			const missing = (r.active ?? []).filter((n: string) => !now.includes(n));
+			sendLive(ctx); // the tools count first, so the answer finds it in force
+			send({ type: "applied", applied: { id: r.id, active: now, missing, reloadUnsupported: !!r.reload && !settles } });
+		}
+		if (r.reload) {
+			reloadWanted = true;
+			if (!busy) reloadNow(ctx);
+		}
+	};
+
+	const reloadNow = (ctx: any) => {
+		if (!reloadWanted) return;
+		reloadWanted = false;
+		if (settles) pi.sendUserMessage("/session-reload", { expandPromptTemplates: true });
+		else if (ctx?.hasUI) ctx.ui.notify("jig: a reload was asked for; type /session-reload", "info");
+	};
+
+	const live = (ctx: any): Json => {
+		const m = ctx.model;
+		const usage = ctx.getContextUsage?.();
+		return {
+			cwd: ctx.cwd,
+			agentDir: process.env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent"),
+			model: m ? { provider: m.provider, id: m.id, name: m.name ?? m.id } : null,
+			thinking: pi.getThinkingLevel?.() ?? null,
+			state: busy ? "busy" : "idle",
+			context: {
+				tokens: usage?.tokens ?? null,
+				window: usage?.contextWindow ?? m?.contextWindow ?? null,
+				percent: usage?.percent ?? null,
+			},
+			tools: { active: pi.getActiveTools().length, total: pi.getAllTools().length },
+		};
+	};
+	const sendLive = (ctx: any) => {
+		ctxNow = ctx;
+		send({ type: "live", live: live(ctx) });
+	};
+
+	const inventory = () => {
+		const active = new Set(pi.getActiveTools());
+		const tools = pi.getAllTools().map((t: any) => ({
+			name: t.name,
+			source: t.sourceInfo?.source ?? "",
+			active: active.has(t.name),
+			hidden: t.exposure === "hidden",
+			chars: JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }).length,
+		}));
+		return { type: "inventory", tools };
+	};
+	// The skills Pi knows, before a prompt says what each weighs.
+	const skillNames = () =>
+		(pi.getCommands?.() ?? [])
+			.filter((c: any) => c.source === "skill")
+			.map((c: any) => ({ name: String(c.name).replace(/^skill:/, ""), chars: 0 }));
+
+	const savedSwitches = (ctx: any) => {
+		let found: unknown;
+		for (const e of ctx.sessionManager.getBranch?.() ?? []) {
+			if (e.type === "custom" && e.customType === SWITCHES) found = e.data;
+		}
+		return found;
+	};
+
+	if (!jig) {
+		pi.on("session_start", (_e: any, ctx: any) =>
+			warnOnce(ctx, "jig: not found ($JIG_BIN or PATH); this session is not published"),
+		);
+		return;
+	}
+
+	pi.on("session_start", async (_event: any, ctx: any) => {
+		const id = ctx.sessionManager.getSessionId();
+		g[SELF] = id;
+		process.env.JIG_PARENT_SESSION = id; // agents started from here are children
+		sessionId = id;
+		ctxNow = ctx;
+		startBridge();
+		busy = false;
+		send({
+			type: "hello",
+			session: id,
+			sessionFile: ctx.sessionManager.getSessionFile() ?? "",
+			pid: process.pid,
+			switches: savedSwitches(ctx),
+		});
+		send({ ...inventory(), skills: skillNames() });
+		// The bridge answers with the switches to re-apply; wait for it so the
+		// first prompt already goes out with them.
+		const r = await ask({ type: "live", live: live(ctx), ready: true }, "ready");
+		if (r) apply(r, ctx);
+		sendLive(ctx);
+	});
+
+	pi.on("session_shutdown", (event: any) => {
+		send({ type: "end", keep: event?.reason === "reload" });
+		bridge?.stdin?.end();
+		bridge = undefined;
+	});
+
+	pi.on("agent_start", (_e: any, ctx: any) => {
+		busy = true;
+		send(inventory()); // another extension may have changed the tools
+		sendLive(ctx);
+	});
+	const idle = (ctx: any) => {
+		busy = false;
+		sendLive(ctx);
+		reloadNow(ctx);
+	};
+	pi.on("agent_end", (_e: any, ctx: any) => {
+		if (!settles) idle(ctx);
+	});
+	settles = typeof pi.on("agent_settled", (_e: any, ctx: any) => idle(ctx)) === "function";
+
+	for (const name of ["turn_start", "turn_end", "model_select", "thinking_level_select", "session_compact"]) {
+		pi.on(name, (_e: any, ctx: any) => sendLive(ctx));
+	}
+
+	pi.on("tool_call", (event: any, ctx: any) => {
+		const call: Json = { phase: "start", id: event.toolCallId, tool: event.toolName };
+		const p = event.input?.path;
+		if (FILE_TOOLS.has(event.toolName) && typeof p === "string") {
+			// Whether the file is there now, before the tool runs, is what only
+			// this moment knows. The bridge turns the path into its key, as
+			// the transcript reader does.
+			let file = p.replace(/^@/, "");
+			if (file === "~" || file.startsWith("~/")) file = join(homedir(), file.slice(1));
+			call.path = p;
+			call.existed = existsSync(isAbsolute(file) ? file : resolve(ctx.cwd, file));
+		}
+		send({ type: "call", call });
+	});
+	pi.on("tool_execution_end", (event: any, ctx: any) => {
+		send({ type: "call", call: { phase: "end", id: event.toolCallId, tool: event.toolName, error: !!event.isError } });
+		sendLive(ctx);
+	});
+	pi.events?.on?.("jig:decision", (d: any) => {
+		if (d?.toolCallId) {
+			send({ type: "decision", decision: { id: d.toolCallId, action: d.action, decision: d.decision, answer: d.answer } });
+		}
+	});
+
+	// Skills off leave the skills list from the next prompt; /skill:NAME is refused.
+	pi.on("before_agent_start", (event: any) => {
+		const skillBlock = /\n?[ \t]*<skill>\s*<name>([^<]*)<\/name>[\s\S]*?<\/skill>/g;
+		const full: string = event.systemPrompt ?? "";
+		const skills = [...full.matchAll(skillBlock)].map((b) => ({ name: b[1], chars: b[0].length }));
+		send({ type: "inventory", skills });
+		const opts = event.systemPromptOptions;
+		let result: Json | undefined;
+		if (settles && Array.isArray(opts?.skills)) {
+			opts.skills = opts.skills.filter((s: any) => !skillsOff.has(s.name)); // 1.x rebuilds the prompt from these
+		} else if (skillsOff.size) {
+			const cut = full.replace(skillBlock, (block, name) => (skillsOff.has(name) ? "" : block));
+			if (cut !== full) result = { systemPrompt: cut };
+		}
+		const prompt: string = (result?.systemPrompt as string) ?? event.systemPrompt ?? "";
+		const skillsBlock = /<available_skills>[\s\S]*<\/available_skills>/.exec(prompt)?.[0] ?? "";
+		const files = (opts?.contextFiles ?? []).map((f: any) => ({ path: f.path, chars: f.content?.length ?? 0 }));
+		send({ type: "context", context: { systemPrompt: prompt.length, skillsPrompt: skillsBlock.length, files } });
+		return result;
+	});
+	pi.on("input", (event: any, ctx: any) => {
+		const m = /^\/skill:(\S+)/.exec(event.text ?? "");
+		if (m && skillsOff.has(m[1])) {
+			if (ctx.hasUI) ctx.ui.notify(`jig: skill ${m[1]} is off for this session`, "warning");
+			return { action: "handled" };
+		}
+		return { action: "continue" };
+	});
+	// What the messages weigh, before each model call, for contextDetail.
+	pi.on("context", (event: any) => {
+		let messages = 0;
+		let toolResults = 0;
+		for (const m of event.messages ?? []) {
+			const n = JSON.stringify(m.content ?? "").length;
+			if (m.role === "toolResult") toolResults += n;
+			else messages += n;
+		}
+		send({ type: "context", context: { messages, toolResults } });
+	});
+
+	pi.registerCommand("session-file", {
+		description: "Where this session's jig status file is, and the terminal it names",
+		handler: async (_args: string, ctx: any) => {
+			const r: any = await ask({ type: "where" }, "where");
+			if (!r) return ctx.ui.notify("jig: the session bridge does not answer", "warning");
+			ctx.ui.notify(`${r.path}\nterminal: ${r.terminal || "none"}`, "info");
+		},
+	});
+	pi.registerCommand("context", {
+		description: "What fills the context: a grid and each part",
+		handler: async (_args: string, ctx: any) => {
+			const r = spawnSync(jig, ["session", "context", sessionId], { encoding: "utf8", timeout: 5000 });
+			ctx.ui.notify((r.stdout || r.stderr || "jig: no context detail yet").trimEnd(), "info");
+		},
+	});
+	pi.registerCommand("session-reload", {
+		description: "Reload Pi once the agent is idle (a reader's reload request runs it)",
+		handler: async (_args: string, ctx: any) => {
+			await ctx.waitForIdle();
+			await ctx.reload();
+		},
+	});
+}
