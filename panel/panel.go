@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"jig/render"
 	"jig/status"
@@ -248,11 +247,12 @@ func NoSession(terminal string) []string {
 	return []string{"no jig session in terminal " + terminal, "waiting for one…"}
 }
 
-// Fit cuts a line to width runes (0: no limit), marking a cut with "…".
+// Fit cuts a line to width terminal cells (0: no limit), marking a cut with
+// "…". It counts cells, not runes: a CJK character or an emoji takes two,
+// and a line that overflowed would wrap and scroll the panel's screen.
 func Fit(line string, width int) string {
-	if width <= 0 || utf8.RuneCountInString(line) <= width {
+	if width <= 0 {
 		return line
 	}
-	r := []rune(line)
-	return string(r[:width-1]) + "…"
+	return render.Truncate(line, width)
 }

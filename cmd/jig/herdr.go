@@ -334,6 +334,9 @@ func runHerdr(bin string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), herdrTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	// A child herdr left behind may hold its output open: stop waiting for
+	// it soon after the timeout kills herdr.
+	cmd.WaitDelay = 500 * time.Millisecond
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

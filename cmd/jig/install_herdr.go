@@ -101,11 +101,17 @@ func installHerdrPlugin(c *cli.Context, e *env, dir string) error {
 }
 
 // installEmbeddedDir copies one embedded folder's files to dir, each in one
-// step with mode 0644, and says per file whether it changed.
+// step with mode 0644, and says per file whether it changed. It refuses a
+// symlink at dir or at any file.
 func installEmbeddedDir(e *env, src, dir string) error {
 	entries, err := fs.ReadDir(herdr.Files, src)
 	if err != nil {
 		return err
+	}
+	// The folder is jig's own (jig-work, herdr-plugin): a symlink standing
+	// there would send jig's files wherever it points.
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s", status.ErrSymlink, dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
