@@ -206,7 +206,7 @@ func (e *env) findSession(c *cli.Context) (*status.Status, error) {
 func sessionGCCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "gc",
-		Usage: "remove the status files of sessions that have ended, and stale index entries",
+		Usage: "remove the status files of sessions that have ended, stale index entries and their leftovers",
 		UsageText: "jig session gc\n\n" +
 			"Removes the files of this machine's sessions whose process is gone (or whose pid\n" +
 			"another process took), then what ended sessions leave behind: transcript cursors and\n" +
