@@ -777,8 +777,9 @@ func testLife(t *testing.T, w *world) {
 	w.model.Queue(text("child reply"))
 	child.prompt("hello from the parent")
 	child.quit()
-	// (A temp file of a write cut short by SIGKILL may stay; readers skip
-	// dot files.)
+	// (A temp file of a write cut short by SIGKILL may stay for now: readers
+	// skip it, and the next start or `jig session gc` removes it once it is
+	// status.TempGrace old.)
 	left, _ := filepath.Glob(filepath.Join(w.state, "sessions", "*.json"))
 	if len(left) != 0 {
 		t.Errorf("status files left in sessions/ (the child is %s): %v", childID, left)

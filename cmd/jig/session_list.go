@@ -191,7 +191,8 @@ func sessionGCCommand(e *env) *cli.Command {
 		Usage: "remove the status files of sessions that have ended, and stale index entries",
 		UsageText: "jig session gc\n\n" +
 			"Removes the files of this machine's sessions whose process is gone (or whose pid\n" +
-			"another process took). Files it cannot read stay, with a warning.\n\n" +
+			"another process took). Files it cannot read stay, with a warning. Temp files of\n" +
+			"writes cut short (a writer killed mid-write) go once 10 minutes old.\n\n" +
 			"example: jig session gc",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -208,9 +209,17 @@ func sessionGCCommand(e *env) *cli.Command {
 			for _, en := range cleaned.Skipped {
 				fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
 			}
-			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s\n",
+			temps, err := dir.RemoveStaleTemps(e.now())
+			if err != nil {
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+			}
+			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s",
 				len(cleaned.Sessions), plural(len(cleaned.Sessions), "session", "sessions"),
 				cleaned.Markers, plural(cleaned.Markers, "entry", "entries"))
+			if temps > 0 {
+				fmt.Fprintf(e.stdout, ", %d unfinished %s", temps, plural(temps, "write", "writes"))
+			}
+			fmt.Fprintln(e.stdout)
 			return nil
 		},
 	}

@@ -338,9 +338,11 @@ func (b *Bridge) hello(m Message) error {
 }
 
 // removeCrashed removes the files of sessions on this host whose Pi no
-// longer runs: a Pi killed hard with its bridge leaves its file behind.
+// longer runs: a Pi killed hard with its bridge leaves its file behind, and
+// maybe the temp file of a write it was in the middle of.
 func (b *Bridge) removeCrashed() {
 	b.Dir.GC(status.Liveness{Host: b.Host})
+	b.Dir.RemoveStaleTemps(b.Now())
 }
 
 // Refresh rewrites the file when the transcript grew since the last event:

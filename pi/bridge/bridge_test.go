@@ -127,12 +127,22 @@ func TestStartRemovesFilesOfCrashedSessions(t *testing.T) {
 	write("crashed", "host-a", dead.Process.Pid)
 	write("elsewhere", "host-b", dead.Process.Pid)
 	write("alive", "host-a", os.Getpid())
+	// The crashed Pi's bridge was killed mid-write, long ago.
+	temp := b.Dir.Path(status.SessionsDir, ".crashed.json8674665223082153551")
+	if err := os.WriteFile(temp, []byte(`{"half`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	long := t0.Add(-status.TempGrace - time.Minute)
+	os.Chtimes(temp, long, long)
 	handle(t, b, hello("s1"))
 	for name, want := range map[string]bool{"crashed": false, "elsewhere": true, "alive": true, "s1": true} {
 		_, err := os.Stat(b.Dir.SessionPath(name))
 		if (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", name, err == nil, want)
 		}
+	}
+	if _, err := os.Lstat(temp); !os.IsNotExist(err) {
+		t.Errorf("the temp file of the killed write is still there (%v)", err)
 	}
 }
 
