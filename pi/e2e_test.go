@@ -465,6 +465,9 @@ func testSession(t *testing.T, version string) {
 	if mid.Terminal == nil || *mid.Terminal != "%9" || mid.TerminalFrom == nil || *mid.TerminalFrom != "TMUX_PANE" {
 		t.Errorf("terminal %v from %v, want %%9 from TMUX_PANE", mid.Terminal, mid.TerminalFrom)
 	}
+	if mid.AgentDir != w.agent {
+		t.Errorf("agentDir %q, want %s", mid.AgentDir, w.agent)
+	}
 	if mid.PID != p.cmd.Process.Pid {
 		t.Errorf("pid %d, want Pi's %d", mid.PID, p.cmd.Process.Pid)
 	}
