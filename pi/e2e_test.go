@@ -513,6 +513,11 @@ func testSession(t *testing.T, version string) {
 	if outs[filepath.Join(w.work, "new.txt")] != status.Created || outs[notes] != status.Changed || len(outs) != 2 {
 		t.Errorf("outputs %+v, want new.txt created and notes.txt changed", after.Outputs)
 	}
+	// What fills the context now, as Pi counts it (ctx.getContextUsage()).
+	if c := after.Context; c.Tokens == nil || *c.Tokens <= 0 || c.Percent == nil ||
+		*c.Percent < float64(*c.Tokens)*100/64000-0.01 || *c.Percent > float64(*c.Tokens)*100/64000+0.01 {
+		t.Errorf("context %+v, want tokens and percent of the 64000 window", c)
+	}
 	if after.SessionFile == nil || !strings.HasSuffix(*after.SessionFile, ".jsonl") {
 		t.Errorf("sessionFile %v, want Pi's .jsonl", after.SessionFile)
 	}
@@ -755,7 +760,24 @@ func testLife(t *testing.T, w *world) {
 	}
 	w.waitStatus(newID, "the new session", func(s *status.Status) bool { return true })
 	w.waitGone(w.statusPath(nextID), "the file of the session left by new_session")
+
+	// A fork is a new session too: its own file; the one forked from goes.
+	w.model.Queue(text("a reply to fork from"))
+	next.prompt("fork from here")
+	msgs, _ := next.call(map[string]any{"type": "get_fork_messages"})["messages"].([]any)
+	if len(msgs) == 0 {
+		t.Fatal("get_fork_messages: none")
+	}
+	entry, _ := msgs[0].(map[string]any)["entryId"].(string)
+	next.call(map[string]any{"type": "fork", "entryId": entry})
+	forkID := next.sessionID()
+	if forkID == newID {
+		t.Fatal("fork kept the session id")
+	}
+	w.waitStatus(forkID, "the forked session", func(s *status.Status) bool { return s.PID == next.cmd.Process.Pid })
+	w.waitGone(w.statusPath(newID), "the file of the session forked from")
 	next.quit()
+	w.waitGone(w.statusPath(forkID), "the forked session's file after quit")
 
 	// Without jig, the extension says so once and Pi works as before.
 	lost := w.startPi("JIG_BIN=" + filepath.Join(w.home, "no-such-jig"))

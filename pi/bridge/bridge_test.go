@@ -66,6 +66,12 @@ func TestWritesWhatPiSaysLive(t *testing.T) {
 	if s.SessionFile == nil || *s.SessionFile != "/tmp/s.jsonl" || s.PID != os.Getpid() {
 		t.Errorf("sessionFile %v pid %d", s.SessionFile, s.PID)
 	}
+	// The same again changes nothing, so the file is not written.
+	before, _ := os.Stat(b.Dir.SessionPath("s1"))
+	handle(t, b, `{"type":"live","live":{"state":"busy","tools":{"active":4,"total":7}}}`, `{"type":"call","call":{"phase":"start","id":"c0","tool":"nothing"}}`)
+	if after, err := os.Stat(b.Dir.SessionPath("s1")); err != nil || !os.SameFile(before, after) {
+		t.Errorf("an event that changed nothing rewrote the file (%v)", err)
+	}
 	// Fields not named again keep their values.
 	handle(t, b, `{"type":"live","live":{"state":"idle"}}`)
 	if s := read(t, b, "s1"); s.State != status.Idle || s.Model == nil || s.Tools.Total != 7 {
