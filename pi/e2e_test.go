@@ -671,8 +671,12 @@ func testSession(t *testing.T, version string) {
 	})
 	w.waitUsage(id)
 
-	// Quit: the file goes.
+	// Quit: the file goes, before Pi has exited (the extension waits for
+	// its bridge at session_shutdown).
 	p.quit()
+	if _, err := os.Lstat(w.statusPath(id)); !os.IsNotExist(err) {
+		t.Errorf("pi %s exited and its status file is still there (%v)", version, err)
+	}
 	w.waitGone(w.statusPath(id), "the status file after quit")
 	if out := os.Getenv("JIG_DEMO_OUT"); out != "" && version == piVersions[len(piVersions)-1] && after.SessionFile != nil {
 		// The demo replays a transcript the project made itself: this one.

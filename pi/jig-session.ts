@@ -244,10 +244,22 @@ export default function jigSession(pi: any) {
 		sendLive(ctx);
 	});
 
-	pi.on("session_shutdown", (event: any) => {
+	pi.on("session_shutdown", async (event: any) => {
+		const old = bridge;
+		const running = old && !bridgeDead && old.exitCode === null && old.signalCode === null;
 		send({ type: "end", keep: event?.reason === "reload" });
-		bridge?.stdin?.end();
+		old?.stdin?.end();
 		bridge = undefined;
+		if (!old || !running) return;
+		// Wait (a little) for its last write: after a reload the next bridge
+		// takes on the file it leaves, and after a quit the file is gone.
+		await new Promise<void>((done) => {
+			const timer = setTimeout(done, 2000);
+			old.once("exit", () => {
+				clearTimeout(timer);
+				done();
+			});
+		});
 	});
 
 	pi.on("agent_start", (_e: any, ctx: any) => {
