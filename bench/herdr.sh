@@ -26,7 +26,8 @@ time_it() { # name, command...
 		i=$((i + 1))
 	done
 	end=$(date +%s%N)
-	printf '| `%s` | %d | %.2f ms |\n' "$name" "$runs" "$(echo "($end - $start) / $runs / 1000000" | bc -l)"
+	awk -v name="$name" -v runs="$runs" -v ns=$((end - start)) \
+		'BEGIN { printf "| `%s` | %d | %.2f ms |\n", name, runs, ns / runs / 1e6 }'
 }
 
 "$tmp/jig" panel --terminal t7 --once | grep -q '^busy' || {

@@ -6,6 +6,7 @@ package herdr
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,17 +22,59 @@ import (
 )
 
 func TestAppMods(t *testing.T) {
-	node := needNode(t)
+	consultSources()
 	files, err := filepath.Glob("app/test/*.test.js")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no JS tests found under app/test (%v)", err)
 	}
-	cmd := exec.Command(node, append([]string{"--test", "--test-reporter=spec"}, files...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node --test failed: %v\n%s", err, out)
+	for _, node := range nodes(t) {
+		cmd := exec.Command(node, append([]string{"--test", "--test-reporter=spec"}, files...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s --test failed: %v\n%s", node, err, out)
+		}
+		t.Logf("%s:\n%s", node, out)
 	}
-	t.Logf("%s", out)
+}
+
+// consultSources stats every file node and go build read for these tests
+// (the mods, their tests and fixtures, jig's Go sources): go test caches a
+// result until a file the test binary itself consulted changes, and it
+// cannot see what child processes read.
+func consultSources() {
+	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != ".." {
+			return filepath.SkipDir
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".js", ".json", ".txt", ".toml", ".mod", ".sum":
+			os.Stat(p)
+		}
+		return nil
+	})
+}
+
+// nodes are the Node binaries the mods' tests run under: the one on PATH,
+// and the Node 22 .ci/provision puts in the test cache (required under
+// CI=true), so both an older and a current Node run them.
+func nodes(t *testing.T) []string {
+	t.Helper()
+	list := []string{needNode(t)}
+	node22, ok := pitest.NodePath()
+	if !ok {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no Node 22 at %s: run .ci/provision", node22)
+		}
+		t.Logf("no Node 22 at %s (.ci/provision installs it): the mods run under %s only", node22, list[0])
+		return list
+	}
+	if node22 != list[0] {
+		list = append(list, node22)
+	}
+	return list
 }
 
 // TestModsAgainstRealJig builds jig, writes a session in herdr-core
@@ -39,6 +82,7 @@ func TestAppMods(t *testing.T) {
 // draw jig's own JSON exactly as `jig panel` draws it, and the Context mod
 // as `jig session context` does.
 func TestModsAgainstRealJig(t *testing.T) {
+	consultSources()
 	node := needNode(t)
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "jig")
@@ -83,7 +127,7 @@ func TestModsAgainstRealJig(t *testing.T) {
 	os.WriteFile(wantWork, []byte(strings.Join(panel.Lines(s, now), "\n")+"\n"), 0o600)
 	os.WriteFile(wantContext, []byte(strings.Join(render.ContextLines(s.ContextDetail), "\n")+"\n"), 0o600)
 
-	cmd := exec.Command(node, "--test", "--test-reporter=spec", "app/test/real-jig.e2e.js")
+	cmd := exec.Command(node, "--test", "--test-reporter=spec", "app/e2e/real-jig.js")
 	cmd.Env = append(env, "JIG_E2E_BIN="+bin, "JIG_E2E_NOW="+now.Format(time.RFC3339Nano),
 		"JIG_E2E_SESSION="+s.Session, "JIG_E2E_WANT_WORK="+wantWork, "JIG_E2E_WANT_CONTEXT="+wantContext)
 	var log bytes.Buffer
@@ -103,13 +147,13 @@ func TestModsAgainstRealJig(t *testing.T) {
 		select {
 		case err := <-done:
 			if err != nil || !answered {
-				t.Fatalf("node --test real-jig.e2e.js (request answered: %v): %v\n%s", answered, err, log.String())
+				t.Fatalf("node --test e2e/real-jig.js (request answered: %v): %v\n%s", answered, err, log.String())
 			}
 			t.Logf("%s", log.String())
 			return
 		case <-deadline:
 			cmd.Process.Kill()
-			t.Fatalf("node --test real-jig.e2e.js still runs after 60s:\n%s", log.String())
+			t.Fatalf("node --test e2e/real-jig.js still runs after 60s:\n%s", log.String())
 		case <-time.After(20 * time.Millisecond):
 		}
 		if _, err := os.Stat(reqFile); answered || err != nil {
@@ -125,17 +169,17 @@ func TestModsAgainstRealJig(t *testing.T) {
 	}
 }
 
-// needNode finds the Node 22 that .ci/provision puts in the test cache,
-// else node on PATH; without either the test skips loudly (fails in CI).
+// needNode finds node on PATH, else the Node 22 that .ci/provision puts in
+// the test cache; without either the test skips loudly (fails in CI).
 func needNode(t *testing.T) string {
 	t.Helper()
-	if p, ok := pitest.NodePath(); ok {
-		return p
-	}
 	if p, err := exec.LookPath("node"); err == nil {
 		return p
 	}
-	pitest.Missing(t, "node is neither in the test cache nor on PATH, so the Herdr.app mods (herdr/app) are NOT tested; run .ci/provision or install Node 20+")
+	if p, ok := pitest.NodePath(); ok {
+		return p
+	}
+	pitest.Missing(t, "node is neither on PATH nor in the test cache, so the Herdr.app mods (herdr/app) are NOT tested; run .ci/provision or install Node 20+")
 	return ""
 }
 

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"jig/render"
 	"jig/status"
@@ -38,13 +37,7 @@ func Lines(s *status.Status, now time.Time) []string {
 	}
 	add("%s · updated %s ago", head, Age(now, s.UpdatedAt))
 
-	model := "no model"
-	if s.Model != nil {
-		model = s.Model.Name
-		if model == "" {
-			model = s.Model.ID
-		}
-	}
+	model := render.ModelName(s.Model)
 	line := s.State + " · " + model
 	if s.Thinking != nil && *s.Thinking != "" {
 		line += " · thinking " + *s.Thinking
@@ -247,31 +240,19 @@ func TokensOrUnknown(n *int64) string {
 }
 
 // Age is how long ago t was: 5s, 3m, 2h, 4d; 0s for the future.
-func Age(now, t time.Time) string {
-	secs := int64(now.Sub(t) / time.Second)
-	switch {
-	case secs < 0:
-		return "0s"
-	case secs < 60:
-		return fmt.Sprintf("%ds", secs)
-	case secs < 3600:
-		return fmt.Sprintf("%dm", secs/60)
-	case secs < 48*3600:
-		return fmt.Sprintf("%dh", secs/3600)
-	}
-	return fmt.Sprintf("%dd", secs/86400)
-}
+func Age(now, t time.Time) string { return render.Duration(now.Sub(t)) }
 
 // NoSession is the quiet line shown for a terminal without a session.
 func NoSession(terminal string) []string {
 	return []string{"no jig session in terminal " + terminal, "waiting for one…"}
 }
 
-// Fit cuts a line to width runes (0: no limit), marking a cut with "…".
+// Fit cuts a line to width terminal cells (0: no limit), marking a cut with
+// "…". It counts cells, not runes: a CJK character or an emoji takes two,
+// and a line that overflowed would wrap and scroll the panel's screen.
 func Fit(line string, width int) string {
-	if width <= 0 || utf8.RuneCountInString(line) <= width {
+	if width <= 0 {
 		return line
 	}
-	r := []rune(line)
-	return string(r[:width-1]) + "…"
+	return render.Truncate(line, width)
 }

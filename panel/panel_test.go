@@ -114,6 +114,8 @@ func TestFormats(t *testing.T) {
 		{Fit("abcdef", 4), "abc…"},
 		{Fit("ab✓", 3), "ab✓"},
 		{Fit("abc", 0), "abc"},
+		{Fit("ab文档说明", 7), "ab文档…"},
+		{Fit("ab文档", 6), "ab文档"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -22,7 +22,8 @@ var PartGlyphs = []string{"█", "▓", "▒", "░", "▞", "▚", "■", "▪"
 
 const FreeGlyph = "·"
 
-// ContextLines draws a session's context detail.
+// ContextLines draws a session's context detail, its names cleaned of
+// control characters so a status file cannot drive the terminal.
 func ContextLines(d *status.ContextDetail) []string {
 	if d == nil {
 		return []string{"no context detail yet: the session reports it after its first turn"}
@@ -82,6 +83,9 @@ func ContextLines(d *status.ContextDetail) []string {
 		for _, it := range d.Files {
 			l = append(l, itemLine("  ", it))
 		}
+	}
+	for i := range l {
+		l[i] = Clean(l[i])
 	}
 	return l
 }

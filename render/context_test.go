@@ -107,3 +107,18 @@ func parts(nameTokens ...any) []status.ContextPart {
 	}
 	return ps
 }
+
+// A part, tool or file name from a status file cannot drive the terminal.
+func TestContextLinesClean(t *testing.T) {
+	d := &status.ContextDetail{Tokens: 10,
+		Parts: []status.ContextPart{{Name: "evil\x1b[2J", Tokens: 10}},
+		Files: []status.ContextItem{{Name: "A\nB", Source: "/x\x07", Tokens: 1}}}
+	for _, l := range ContextLines(d) {
+		if strings.ContainsFunc(l, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			t.Errorf("control character in %q", l)
+		}
+	}
+	if got := strings.Join(ContextLines(d), "\n"); !strings.Contains(got, "evil?[2J") || !strings.Contains(got, "A?B") {
+		t.Errorf("names not shown cleaned:\n%s", got)
+	}
+}

@@ -78,9 +78,12 @@ func Money(c *float64) string {
 	return fmt.Sprintf("$%.0f", *c)
 }
 
-// Duration is a short age such as 5s, 3m, 2h, 4d.
+// Duration is a short age such as 5s, 3m, 2h, 4d; 0s for a time ahead of
+// the clock (another machine's, or a skewed one).
 func Duration(d time.Duration) string {
 	switch {
+	case d < 0:
+		return "0s"
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d < time.Hour:
@@ -104,15 +107,20 @@ func ShortModel(m *status.Model) string {
 	return trimDate(id)
 }
 
+// ModelName is a model's display name, else its id; "no model" when none.
+func ModelName(m *status.Model) string {
+	switch {
+	case m == nil:
+		return "no model"
+	case m.Name != "":
+		return m.Name
+	}
+	return m.ID
+}
+
 // Summary is the short human text for a terminal: one session, a few lines.
 func Summary(w io.Writer, s *status.Status, now time.Time) {
-	model := "no model"
-	if s.Model != nil {
-		model = s.Model.Name
-		if model == "" {
-			model = s.Model.ID
-		}
-	}
+	model := ModelName(s.Model)
 	thinking := ""
 	if s.Thinking != nil && *s.Thinking != "off" {
 		thinking = " · " + *s.Thinking

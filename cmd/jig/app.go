@@ -80,6 +80,23 @@ func usageError(c *cli.Context, format string, args ...any) error {
 	return exitf(exitUsage, "%s: %s", commandName(c), fmt.Sprintf(format, args...))
 }
 
+// noArgs refuses arguments to a command that takes none.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageError(c, "takes no arguments, got %q", c.Args().First())
+	}
+	return nil
+}
+
+// needSession is the command line of the session-side commands: --session
+// and no arguments.
+func needSession(c *cli.Context, id string) error {
+	if id == "" {
+		return usageError(c, "--session is required")
+	}
+	return noArgs(c)
+}
+
 // errorf is a command's failure with its code, prefixed with the command.
 func errorf(c *cli.Context, code int, format string, args ...any) error {
 	return exitf(code, "%s: %s", commandName(c), fmt.Sprintf(format, args...))

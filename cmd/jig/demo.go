@@ -1,157 +1,414 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
+	"jig/panel"
 	"jig/render"
 	"jig/status"
 	"jig/terminal"
+	"jig/transcript"
 )
 
-// demoSession is the scripted session jig demo plays: what an agent says,
-// step by step, as `jig session write` would take it on stdin.
+// demoTranscript is a session the project recorded itself: Pi 1.6.0 in its
+// end-to-end test (pi/e2e_test.go) against the scripted model of
+// internal/scriptedmodel. It reads, writes and edits files in its project,
+// runs bash, has bash and a skill switched off by request, then changes
+// model.
 //
-//go:embed demo/session.json
-var demoSession []byte
+//go:embed demo/session.jsonl
+var demoTranscript []byte
 
-// demoStep is one moment of the scripted session.
-type demoStep struct {
-	After  float64         `json:"after"`  // seconds into the session
-	Set    json.RawMessage `json:"set"`    // fields laid over the status file
-	Call   *status.Call    `json:"call"`   // a tool call, newest first in recent
-	Output *status.Output  `json:"output"` // a file the session created or changed
+// demoModels is what the live agent knows and its transcript does not: the
+// display name and context window of each model, as the end-to-end test's
+// models.json gave them to Pi.
+var demoModels = map[string]struct {
+	name   string
+	window int64
+}{
+	"mock-model":    {"Mock Model", 64000},
+	"mock-reasoner": {"Mock Reasoner", 128000},
 }
 
 // demoTerminal names the demo's terminal when the shell runs in none jig knows.
 const demoTerminal = "jig-demo"
 
+// demoPace caps the pause between two entries on a real terminal, so a
+// person can watch the line change.
+const demoPace = 120 * time.Millisecond
+
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "play a short scripted session and show what a status line and a Work panel show",
+		Usage: "replay a recorded Pi session and show what a status line and a Work panel show",
 		UsageText: "jig demo\n\n" +
-			"Writes a scripted agent session through the same code as `jig session write`,\n" +
-			"finds it again as a status line does, and prints each step's status line and the\n" +
-			"final Work view. Uses a temporary state dir unless JIG_STATE_DIR is set; the\n" +
-			"session's file is removed at the end, as when a session ends. No agent needed.\n\n" +
+			"Replays a Pi 1.6.0 transcript the project recorded, entry by entry, through the same\n" +
+			"code a live session uses (transcript reader, engine, status file), finds the session\n" +
+			"again as a status line does, and prints its tmux status line after each entry and the\n" +
+			"Work panel at the end. Uses a temporary state dir, removed afterwards, unless\n" +
+			"JIG_STATE_DIR is set; then the session's file stays there (jig session gc removes it).\n" +
+			"No agent needed.\n\n" +
 			"example: jig demo",
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
-			var steps []demoStep
-			if err := json.Unmarshal(demoSession, &steps); err != nil {
-				return errorf(c, exitFailed, "the embedded session: %v", err)
-			}
-			dir, cleanup, err := e.demoStateDir()
+			root, err := os.MkdirTemp("", "jig-demo-")
 			if err != nil {
-				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+				return errorf(c, exitFailed, "%v", err)
 			}
-			defer cleanup()
-			return e.playDemo(c, dir, steps)
+			defer os.RemoveAll(root)
+			dir := &status.Dir{Root: filepath.Join(root, "state")}
+			if e.getenv("JIG_STATE_DIR") != "" {
+				if dir, err = e.stateDir(); err != nil {
+					return err
+				}
+				if err := dir.Check(status.SessionsDir, status.TerminalsDir); err != nil {
+					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+				}
+			}
+			return e.playDemo(c, root, dir)
 		},
 	}
 }
 
-// demoStateDir is $JIG_STATE_DIR when set, else a new temporary one that
-// cleanup removes.
-func (e *env) demoStateDir() (*status.Dir, func(), error) {
-	if e.getenv("JIG_STATE_DIR") != "" {
-		d, err := e.stateDir()
-		if err == nil {
-			err = d.Check(status.SessionsDir, status.TerminalsDir)
-		}
-		return d, func() {}, err
-	}
-	root, err := os.MkdirTemp("", "jig-demo-")
-	if err != nil {
-		return nil, nil, err
-	}
-	return &status.Dir{Root: root}, func() { os.RemoveAll(root) }, nil
+// demoEntry is what the demo reads of a transcript line to play the live
+// agent's part: what Pi itself would tell jig as the entry is written.
+type demoEntry struct {
+	Type       string          `json:"type"`
+	Timestamp  string          `json:"timestamp"`
+	CustomType string          `json:"customType"`
+	Data       json.RawMessage `json:"data"`
+	Provider   string          `json:"provider"`
+	ModelID    string          `json:"modelId"`
+	Thinking   string          `json:"thinkingLevel"`
+	Message    struct {
+		Role       string            `json:"role"`
+		StopReason string            `json:"stopReason"`
+		ToolName   string            `json:"toolName"`
+		IsError    bool              `json:"isError"`
+		ToolsAdded []json.RawMessage `json:"toolsAdded"`
+		Content    json.RawMessage   `json:"content"`
+	} `json:"message"`
 }
 
-// playDemo writes each step as the agent's live update, reads the session
-// back by its terminal as a status line would, and prints what it shows.
-func (e *env) playDemo(c *cli.Context, dir *status.Dir, steps []demoStep) error {
-	id := fmt.Sprintf("demo-%d", os.Getpid())
-	term := demoTerminal
-	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
-		term = t.ID
+// playDemo replays the transcript into a project folder under root, one
+// entry at a time, and prints what a status line and the Work panel show.
+func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
+	project := filepath.Join(root, "project")
+	header, lines, err := demoLines(project, e.now())
+	if err != nil {
+		return errorf(c, exitFailed, "the embedded transcript: %v", err)
 	}
-	start := e.now()
-	var recent []status.Call
-	var outputs []status.Output
-	fmt.Fprintf(e.stdout, "jig demo: session %s in terminal %s, file %s\n\n", id, render.Clean(term), dir.SessionPath(id))
-	fmt.Fprintf(e.stdout, "A tmux status line, each step (status-right '#(jig session for-terminal \"#{pane_id}\" --format \"%s\")'):\n", render.StatusLineFormat)
-	var last *status.Status
-	for i, st := range steps {
-		at := start.Add(time.Duration(st.After * float64(time.Second)))
-		if st.Call != nil {
-			call := *st.Call
-			call.At = at
-			if len(recent) > 0 && recent[0].Outcome == status.Pending && recent[0].Tool == call.Tool {
-				recent = recent[1:] // the pending call has ended
-			}
-			recent = append([]status.Call{call}, recent...)
-		}
-		if st.Output != nil {
-			out := *st.Output
-			out.At = at
-			outputs = append([]status.Output{out}, outputs...)
-		}
-		live, err := demoPatch(st.Set, recent, outputs, term)
-		if err != nil {
-			return errorf(c, exitFailed, "step %d: %v", i+1, err)
-		}
-		s, err := e.buildStatus(dir, id, os.Getpid(), nil, live)
-		if err != nil {
-			return errorf(c, stateErrorCode(err, exitFailed), "step %d: %v", i+1, err)
-		}
-		if _, err := dir.Write(s, at); err != nil {
-			return errorf(c, stateErrorCode(err, exitFailed), "step %d: %v", i+1, err)
-		}
-		found, err := dir.ForTerminal(term, e.liveness())
-		if err != nil || found == nil {
-			return errorf(c, exitFailed, "step %d: the session is not found in terminal %s: %v", i+1, term, err)
-		}
-		fmt.Fprintf(e.stdout, "  +%2.0fs  ", st.After)
-		if err := render.Template(e.stdout, render.StatusLineFormat, found, at); err != nil {
-			return errorf(c, exitFailed, "step %d: %v", i+1, err)
-		}
-		fmt.Fprintln(e.stdout)
-		last = found
-	}
-	fmt.Fprintf(e.stdout, "\nThe Work panel at the end:\n")
-	render.Work(e.stdout, last, start.Add(time.Duration(steps[len(steps)-1].After*float64(time.Second))))
-	if err := dir.Remove(id); err != nil {
+	if err := demoProject(project); err != nil {
 		return errorf(c, exitFailed, "%v", err)
+	}
+	d := &demoReplay{e: e, dir: dir, id: header.ID, term: demoTerminal, file: filepath.Join(root, header.ID+".jsonl"),
+		repos: transcript.NewRepoFinder(), live: demoLive{tools: -1}}
+	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
+		d.term = t.ID
+	}
+	// A file left by an earlier demo in JIG_STATE_DIR is another session's:
+	// this one starts afresh, not merged over it.
+	if err := dir.Remove(header.ID); err != nil {
+		return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+	}
+	if err := os.WriteFile(d.file, append(lines[0], '\n'), 0o600); err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	d.reader = transcript.NewReader(d.file)
+	d.reader.Home = e.getenv("HOME")
+	preset := render.PresetPlain
+	if e.stdoutTTY {
+		preset = render.PresetANSI
+	}
+	opt := render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""}
+	f, ok := e.stdout.(*os.File)
+	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
+
+	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
+	fmt.Fprintf(e.stdout, "  session     %s in terminal %s\n", header.ID, render.Clean(d.term))
+	fmt.Fprintf(e.stdout, "  transcript  %s\n", d.file)
+	fmt.Fprintf(e.stdout, "  status file %s\n\n", dir.SessionPath(header.ID))
+	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
+	fmt.Fprintf(e.stdout, "  line   time  entry\n")
+
+	start, _ := time.Parse(time.RFC3339Nano, header.Timestamp)
+	prevAt, shown, turns := start, "", 0
+	var found *status.Status
+	var at time.Time
+	for i, line := range lines[1:] {
+		n := i + 2 // the line's number in the transcript
+		var en demoEntry
+		if err := json.Unmarshal(line, &en); err != nil {
+			return errorf(c, exitFailed, "line %d: %v", n, err)
+		}
+		if at, err = time.Parse(time.RFC3339Nano, en.Timestamp); err != nil {
+			return errorf(c, exitFailed, "line %d: %v", n, err)
+		}
+		if pace {
+			time.Sleep(min(at.Sub(prevAt), demoPace))
+		}
+		prevAt = at
+		if found, err = d.step(line, en, at); err != nil {
+			return errorf(c, stateErrorCode(err, exitFailed), "line %d: %v", n, err)
+		}
+		var b strings.Builder
+		if err := render.Preset(&b, preset, found, opt); err != nil {
+			return errorf(c, exitFailed, "line %d: %v", n, err)
+		}
+		if b.String() != shown {
+			shown = b.String()
+			fmt.Fprintf(e.stdout, "  %3d  %5.2fs  %-22s %s", n, at.Sub(start).Seconds(), en.describe(), shown)
+		}
+		if en.Type == "message" && en.Message.Role == "assistant" && d.live.state == status.Idle {
+			if turns++; turns == 1 {
+				e.printWork(fmt.Sprintf("after the first turn (jig panel --terminal %s)", render.Clean(d.term)), found, at)
+			}
+		}
+	}
+	e.printWork("at the end", found, at)
+	if e.getenv("JIG_STATE_DIR") != "" {
+		fmt.Fprintf(e.stdout, "The status file stays in JIG_STATE_DIR; `jig session gc` removes it.\n")
 	}
 	return nil
 }
 
-// demoPatch is one step's live update: its fields, the lists so far, and the
-// demo terminal when the shell has none.
-func demoPatch(set json.RawMessage, recent []status.Call, outputs []status.Output, term string) ([]byte, error) {
-	patch := map[string]any{}
-	if len(set) > 0 {
-		if err := json.Unmarshal(set, &patch); err != nil {
-			return nil, err
+// demoReplay is the session being replayed: its transcript and reader, as
+// the bridge keeps them in memory, and what the live agent has said.
+type demoReplay struct {
+	e        *env
+	dir      *status.Dir
+	id, term string
+	file     string
+	reader   *transcript.Reader
+	repos    *transcript.RepoFinder
+	live     demoLive
+}
+
+// step is one entry, as Pi and the bridge handle it: Pi appends the line;
+// the bridge reads what was appended, lays what Pi says live over it and
+// writes the status file. The session is then found by its terminal, as a
+// status bar finds it.
+func (d *demoReplay) step(line []byte, en demoEntry, at time.Time) (*status.Status, error) {
+	if err := appendLine(d.file, line); err != nil {
+		return nil, err
+	}
+	if err := d.reader.Update(); err != nil {
+		return nil, err
+	}
+	d.live.see(en)
+	patch, err := d.live.patch(d.term)
+	if err != nil {
+		return nil, err
+	}
+	s, err := d.e.buildStatus(d.dir, d.id, os.Getpid(), d.reader.Derive(d.repos.Repo), patch)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.dir.Write(s, at); err != nil {
+		return nil, err
+	}
+	found, err := d.dir.ForTerminal(d.term, d.e.liveness())
+	if err == nil && found == nil {
+		err = fmt.Errorf("the session is not found in terminal %s", d.term)
+	}
+	return found, err
+}
+
+// printWork prints the Work panel of s, titled.
+func (e *env) printWork(when string, s *status.Status, now time.Time) {
+	fmt.Fprintf(e.stdout, "\nThe Work panel %s:\n", when)
+	for _, l := range panel.Lines(s, now) {
+		if l != "" {
+			l = "  " + render.Clean(l)
+		}
+		fmt.Fprintln(e.stdout, l)
+	}
+	fmt.Fprintln(e.stdout)
+}
+
+// demoLive is what the live agent has said so far: busy or idle, the
+// model's name and window, its tools, the switches requests made.
+type demoLive struct {
+	state    string
+	model    *status.Model
+	window   int64
+	tools    int // how many tools Pi has; -1 until its system prompt lists them
+	switches json.RawMessage
+	off      int // tools switched off
+}
+
+// see updates what the live agent knows after an entry.
+func (l *demoLive) see(en demoEntry) {
+	switch en.Type {
+	case "model_change":
+		m := demoModels[en.ModelID]
+		l.model = &status.Model{Provider: en.Provider, ID: en.ModelID, Name: m.name}
+		l.window = m.window
+	case "custom":
+		if en.CustomType == "jig-session.switches" {
+			var sw status.Switches
+			if json.Unmarshal(en.Data, &sw) == nil {
+				l.switches, l.off = en.Data, 0
+				for _, on := range sw.Tools {
+					if !on {
+						l.off++
+					}
+				}
+			}
+		}
+	case "message":
+		switch m := en.Message; m.Role {
+		case "system":
+			if len(m.ToolsAdded) > 0 {
+				l.tools = len(m.ToolsAdded)
+			}
+		case "user":
+			l.state = status.Busy
+		case "assistant":
+			l.state = status.Busy
+			if m.StopReason != "toolUse" {
+				l.state = status.Idle
+			}
 		}
 	}
-	if recent != nil {
-		patch["recent"] = recent
+}
+
+// patch is the live fields as the bridge passes them to the engine.
+func (l *demoLive) patch(term string) ([]byte, error) {
+	p := map[string]any{"state": status.Idle}
+	if l.state != "" {
+		p["state"] = l.state
 	}
-	if outputs != nil {
-		patch["outputs"] = outputs
+	if l.model != nil {
+		p["model"] = l.model
+		p["context"] = map[string]any{"window": l.window}
+	}
+	if l.tools >= 0 {
+		p["tools"] = status.Tools{Active: l.tools - l.off, Total: l.tools}
+	}
+	if l.switches != nil {
+		p["switches"] = l.switches
 	}
 	if term == demoTerminal {
-		patch["terminal"], patch["terminalFrom"] = term, nil
+		p["terminal"], p["terminalFrom"] = term, nil
 	}
-	return json.Marshal(patch)
+	return json.Marshal(p)
+}
+
+// describe names an entry in a few words, never with an argument value.
+func (en demoEntry) describe() string {
+	switch en.Type {
+	case "model_change":
+		return "model " + en.ModelID
+	case "thinking_level_change":
+		return "thinking " + en.Thinking
+	case "custom":
+		return "switches (request)"
+	case "message":
+		m := en.Message
+		switch m.Role {
+		case "assistant":
+			var parts []struct{ Type, Name string }
+			json.Unmarshal(m.Content, &parts)
+			var calls []string
+			for _, p := range parts {
+				if p.Type == "toolCall" {
+					calls = append(calls, p.Name)
+				}
+			}
+			if len(calls) > 0 {
+				return "assistant calls " + strings.Join(calls, ", ")
+			}
+			return "assistant replies"
+		case "toolResult":
+			if m.IsError {
+				return m.ToolName + " fails"
+			}
+			return m.ToolName + " done"
+		case "system":
+			return "system prompt"
+		case "user":
+			return "user prompt"
+		}
+	}
+	return en.Type
+}
+
+// The transcript's times: each entry's ISO timestamp and a message's unix
+// milliseconds.
+var (
+	isoTime = regexp.MustCompile(`"timestamp":"([0-9T:.Z-]+)"`)
+	msTime  = regexp.MustCompile(`"timestamp":([0-9]{13})\b`)
+)
+
+// demoLines is the embedded transcript made to have happened in project,
+// starting at now: the header's cwd (and every mention of it) becomes
+// project, and every time moves by the same amount.
+func demoLines(project string, now time.Time) (*transcript.Header, [][]byte, error) {
+	lines := bytes.Split(bytes.TrimSpace(demoTranscript), []byte("\n"))
+	var header transcript.Header
+	if err := json.Unmarshal(lines[0], &header); err != nil || header.CWD == "" || header.ID == "" {
+		return nil, nil, fmt.Errorf("no session header: %v", err)
+	}
+	start, err := time.Parse(time.RFC3339Nano, header.Timestamp)
+	if err != nil {
+		return nil, nil, err
+	}
+	shift := now.Sub(start).Truncate(time.Millisecond)
+	oldCWD, _ := json.Marshal(header.CWD)
+	newCWD, _ := json.Marshal(project)
+	oldCWD, newCWD = bytes.Trim(oldCWD, `"`), bytes.Trim(newCWD, `"`)
+	for i, l := range lines {
+		l = bytes.ReplaceAll(l, oldCWD, newCWD)
+		l = isoTime.ReplaceAllFunc(l, func(m []byte) []byte {
+			t, err := time.Parse(time.RFC3339Nano, string(isoTime.FindSubmatch(m)[1]))
+			if err != nil {
+				return m
+			}
+			return []byte(`"timestamp":"` + t.Add(shift).UTC().Format("2006-01-02T15:04:05.000Z") + `"`)
+		})
+		l = msTime.ReplaceAllFunc(l, func(m []byte) []byte {
+			ms, _ := strconv.ParseInt(string(msTime.FindSubmatch(m)[1]), 10, 64)
+			return []byte(`"timestamp":` + strconv.FormatInt(ms+shift.Milliseconds(), 10))
+		})
+		lines[i] = l
+	}
+	header.CWD, header.Timestamp = project, start.Add(shift).UTC().Format(time.RFC3339Nano)
+	return &header, lines, nil
+}
+
+// demoProject is the folder the session worked in, as it was before: a git
+// work tree (so its outputs have a repo) holding the notes Pi reads first.
+func demoProject(project string) error {
+	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(project, "notes.txt"), []byte("first line alpha-old-text\n"), 0o600)
+}
+
+// appendLine adds one line to the transcript, as Pi does after each entry.
+func appendLine(file string, line []byte) error {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line[:len(line):len(line)], '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -47,8 +47,8 @@ func herdrCommand(e *env) *cli.Command {
 					"Run by the jig Herdr plugin on pane.focused, pane.agent_status_changed and at startup.\n" +
 					"A pane is matched by the HERDR_PANE_ID its session recorded, or by its agent session file.",
 				Action: func(c *cli.Context) error {
-					if c.NArg() > 0 {
-						return usageError(c, "takes no arguments")
+					if err := noArgs(c); err != nil {
+						return err
 					}
 					return herdrSync(c, e)
 				},
@@ -89,21 +89,9 @@ func herdrRequest(c *cli.Context, e *env) error {
 	if paneID == "" {
 		return errorf(c, exitUsage, "no pane: run it from a Herdr plugin action, or use jig request --terminal ID")
 	}
-	bin, err := herdrBin(e)
-	if err != nil {
-		return errorf(c, exitNoProgram, "%v", err)
-	}
-	dir, err := e.stateDir()
+	_, live, panes, err := herdrState(c, e)
 	if err != nil {
 		return err
-	}
-	live, err := liveSessions(e, dir)
-	if err != nil {
-		return errorf(c, exitStateDir, "%v", err)
-	}
-	panes, err := herdrPanes(bin)
-	if err != nil {
-		return errorf(c, exitFailed, "%v", err)
 	}
 	pane := herdrPane{PaneID: paneID}
 	for _, p := range panes {
@@ -137,25 +125,29 @@ func herdrRequest(c *cli.Context, e *env) error {
 	return nil
 }
 
-func herdrSync(c *cli.Context, e *env) error {
-	bin, err := herdrBin(e)
-	if err != nil {
-		return errorf(c, exitNoProgram, "%v", err)
+// herdrState is what both herdr commands start from: the herdr program,
+// the live sessions and Herdr's panes.
+func herdrState(c *cli.Context, e *env) (bin string, live []*status.Status, panes []herdrPane, err error) {
+	if bin, err = herdrBin(e); err != nil {
+		return "", nil, nil, errorf(c, exitNoProgram, "%v", err)
 	}
 	dir, err := e.stateDir()
 	if err != nil {
+		return "", nil, nil, err
+	}
+	if live, err = liveSessions(e, dir); err != nil {
+		return "", nil, nil, errorf(c, exitStateDir, "%v", err)
+	}
+	if panes, err = herdrPanes(bin); err != nil {
+		return "", nil, nil, errorf(c, exitFailed, "%v", err)
+	}
+	return bin, live, panes, nil
+}
+
+func herdrSync(c *cli.Context, e *env) error {
+	bin, live, panes, err := herdrState(c, e)
+	if err != nil {
 		return err
-	}
-	live, err := liveSessions(e, dir)
-	if err != nil {
-		if errors.Is(err, status.ErrUnsafeDir) {
-			return errorf(c, exitStateDir, "%v", err)
-		}
-		return errorf(c, exitFailed, "%v", err)
-	}
-	panes, err := herdrPanes(bin)
-	if err != nil {
-		return errorf(c, exitFailed, "%v", err)
 	}
 	var failed []string
 	for _, p := range panes {
@@ -338,6 +330,9 @@ func runHerdr(bin string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), herdrTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	// A child herdr left behind may hold its output open: stop waiting for
+	// it soon after the timeout kills herdr.
+	cmd.WaitDelay = 500 * time.Millisecond
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -33,8 +33,8 @@ func installHerdrCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "plugin", Usage: "install and link the Herdr 1 plugin"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			home := e.getenv("HOME")
 			if home == "" {
@@ -100,11 +100,17 @@ func installHerdrPlugin(c *cli.Context, e *env, dir string) error {
 }
 
 // installEmbeddedDir copies one embedded folder's files to dir, each in one
-// step with mode 0644, and says per file whether it changed.
+// step with mode 0644, and says per file whether it changed. It refuses a
+// symlink at dir or at any file.
 func installEmbeddedDir(e *env, src, dir string) error {
 	entries, err := fs.ReadDir(herdr.Files, src)
 	if err != nil {
 		return err
+	}
+	// The folder is jig's own (jig-work, herdr-plugin): a symlink standing
+	// there would send jig's files wherever it points.
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s", status.ErrSymlink, dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

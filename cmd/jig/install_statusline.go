@@ -165,8 +165,8 @@ func snippet(name string) string {
 
 // jigPath is the absolute path of the running jig.
 func (e *env) jigPath(c *cli.Context) (string, error) {
-	if c.NArg() > 0 {
-		return "", usageError(c, "takes no arguments, got %q", c.Args().First())
+	if err := noArgs(c); err != nil {
+		return "", err
 	}
 	bin, err := os.Executable()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/panel"
+	"jig/render"
 	"jig/status"
 )
 
@@ -72,9 +73,19 @@ type panelSource struct {
 	followed string // the Herdr pane followed last
 }
 
-// frame is the panel's title and lines now. Every failure becomes a quiet
-// line in the view: the panel keeps running.
+// frame is the panel's title and lines now, cleaned of control characters
+// so no text an agent wrote can move the cursor or retitle the terminal.
 func (p *panelSource) frame() (string, []string) {
+	title, lines := p.view()
+	for i, l := range lines {
+		lines[i] = render.Clean(l)
+	}
+	return render.Clean(title), lines
+}
+
+// view is the panel's title and lines now. Every failure becomes a quiet
+// line in the view: the panel keeps running.
+func (p *panelSource) view() (string, []string) {
 	now := p.e.now()
 	if p.terminal != "" {
 		title := "jig · terminal " + p.terminal + " · q quits"

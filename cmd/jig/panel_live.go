@@ -54,13 +54,41 @@ func runLivePanel(e *env, src *panelSource, interval time.Duration) error {
 	}
 	defer io.WriteString(out, leaveScreen)
 
+	// The view is worked out away from the loop, so q, a signal or a
+	// resize is handled at once even while a read is slow (a herdr that
+	// does not answer takes up to its timeout). One read at a time; a tick
+	// that comes while one runs is skipped.
+	type view struct {
+		title string
+		lines []string
+	}
+	want := make(chan struct{}, 1)
+	views := make(chan view, 1)
+	go func() {
+		for range want {
+			title, lines := src.frame()
+			views <- view{title, lines}
+		}
+	}()
+	defer close(want)
+	reading := false
+	read := func() {
+		if !reading {
+			reading = true
+			want <- struct{}{}
+		}
+	}
+
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
+	var shown *view
 	last := ""
 	draw := func() error {
+		if shown == nil {
+			return nil
+		}
 		w, h := termSize(int(out.Fd()))
-		title, lines := src.frame()
-		f := screenFrame(append([]string{title, ""}, lines...), w, h)
+		f := screenFrame(append([]string{shown.title, ""}, shown.lines...), w, h)
 		if f == last {
 			return nil
 		}
@@ -68,12 +96,15 @@ func runLivePanel(e *env, src *panelSource, interval time.Duration) error {
 		_, err := io.WriteString(out, f)
 		return err
 	}
-	if err := draw(); err != nil {
-		return err
-	}
+	read()
 	for {
 		select {
+		case v := <-views:
+			reading = false
+			shown = &v
 		case <-tick.C:
+			read()
+			continue
 		case <-resized:
 			last = "" // the terminal may have reflowed what was there
 		case k, ok := <-keys:

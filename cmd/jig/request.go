@@ -84,8 +84,8 @@ func requestReloadCommand(e *env) *cli.Command {
 		UsageText: "jig request reload [--session ID | --terminal ID] [--wait[=DURATION]]",
 		Flags:     sendFlags(),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			req := request.New(e.now())
 			req.Reload = true
@@ -238,11 +238,8 @@ func requestTakeCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
 		Action: func(c *cli.Context) error {
 			session := c.String("session")
-			if session == "" {
-				return usageError(c, "--session is required")
-			}
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := needSession(c, session); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -260,17 +257,23 @@ func requestTakeCommand(e *env) *cli.Command {
 				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
 			case err != nil:
 				return fileError(c, err)
-			case req == nil:
-				return silent(exitNone)
 			}
-			data, err := request.Encode(req)
-			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			_, err = e.stdout.Write(data)
-			return err
+			return e.printRequest(c, req)
 		},
 	}
+}
+
+// printRequest prints a request as JSON; none is exit 1, silently.
+func (e *env) printRequest(c *cli.Context, req *request.Request) error {
+	if req == nil {
+		return silent(exitNone)
+	}
+	data, err := request.Encode(req)
+	if err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	_, err = e.stdout.Write(data)
+	return err
 }
 
 // writeAnswer puts a bad request's answer into the session's status file,
@@ -300,11 +303,8 @@ func requestHandleCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{&cli.StringFlag{Name: "session", Usage: "the session `ID` (required)"}},
 		Action: func(c *cli.Context) error {
 			session := c.String("session")
-			if session == "" {
-				return usageError(c, "--session is required")
-			}
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := needSession(c, session); err != nil {
+				return err
 			}
 			have, err := readAvailable(e.stdin)
 			if err != nil {
@@ -373,8 +373,8 @@ func requestShowCommand(e *env) *cli.Command {
 		UsageText: "jig request show [--session ID | --terminal ID]\n\nexit 1 and no output when none waits",
 		Flags:     targetFlags(),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -395,15 +395,8 @@ func requestShowCommand(e *env) *cli.Command {
 				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
 			case err != nil:
 				return fileError(c, err)
-			case req == nil:
-				return silent(exitNone)
 			}
-			data, err := request.Encode(req)
-			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			_, err = e.stdout.Write(data)
-			return err
+			return e.printRequest(c, req)
 		},
 	}
 }

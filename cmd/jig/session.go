@@ -61,11 +61,8 @@ func sessionWriteCommand(e *env) *cli.Command {
 					id = derived.Header.ID
 				}
 			}
-			if id == "" {
-				return usageError(c, "--session is required")
-			}
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := needSession(c, id); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {

@@ -27,8 +27,8 @@ func sessionListCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array even on a terminal"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -96,8 +96,8 @@ func sessionShowCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short)"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageError(c, "want at most one session ID, got %d arguments", c.NArg())
+			if _, err := sessionArg(c); err != nil {
+				return err
 			}
 			out, err := e.outputFor(c)
 			if err != nil {
@@ -121,18 +121,16 @@ func sessionPathCommand(e *env) *cli.Command {
 			"Without, the file of the live session in this terminal; exit 1 when there is none.\n\n" +
 			"example: cat \"$(jig session path)\"",
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageError(c, "want at most one session ID, got %d arguments", c.NArg())
+			id, err := sessionArg(c)
+			if err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {
 				return err
 			}
-			if c.NArg() == 1 {
-				if c.Args().First() == "" {
-					return usageError(c, "empty session ID")
-				}
-				fmt.Fprintln(e.stdout, dir.SessionPath(c.Args().First()))
+			if id != "" {
+				fmt.Fprintln(e.stdout, dir.SessionPath(id))
 				return nil
 			}
 			s, err := e.findSession(c)
@@ -145,10 +143,26 @@ func sessionPathCommand(e *env) *cli.Command {
 	}
 }
 
+// sessionArg is the optional session ID argument of show, path and
+// context: "" when none is given.
+func sessionArg(c *cli.Context) (string, error) {
+	switch {
+	case c.NArg() > 1:
+		return "", usageError(c, "want at most one session ID, got %d arguments", c.NArg())
+	case c.NArg() == 1 && c.Args().First() == "":
+		return "", usageError(c, "empty session ID")
+	}
+	return c.Args().First(), nil
+}
+
 // findSession is the session a command names: its ID argument (alive or
 // not: the file is there), else the live session in this shell's terminal,
 // trying the innermost terminal first.
 func (e *env) findSession(c *cli.Context) (*status.Status, error) {
+	id, err := sessionArg(c)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := e.stateDir()
 	if err != nil {
 		return nil, err
@@ -156,10 +170,7 @@ func (e *env) findSession(c *cli.Context) (*status.Status, error) {
 	if err := dir.Check(status.SessionsDir); err != nil {
 		return nil, errorf(c, exitStateDir, "%v", err)
 	}
-	if id := c.Args().First(); c.NArg() == 1 {
-		if id == "" {
-			return nil, usageError(c, "empty session ID")
-		}
+	if id != "" {
 		s, err := dir.Read(id)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -195,8 +206,8 @@ func sessionGCCommand(e *env) *cli.Command {
 			"writes cut short (a writer killed mid-write) go once 10 minutes old.\n\n" +
 			"example: jig session gc",
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			dir, err := e.stateDir()
 			if err != nil {

@@ -36,8 +36,8 @@ func sessionWaitCommand(e *env) *cli.Command {
 			if !c.Bool("idle") {
 				return usageError(c, "--idle is required")
 			}
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			id, term := c.String("session"), c.String("terminal")
 			if id != "" && term != "" {

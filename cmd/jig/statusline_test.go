@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -11,6 +12,21 @@ import (
 
 func init() {
 	scriptCmds["snippet"] = snippetCmd
+	scriptCmds["need"] = needCmd
+}
+
+// needCmd is `need PROGRAM...`: under CI=true (where .ci/provision installs
+// them all) a missing program fails the script; elsewhere the script's own
+// `[!exec:PROGRAM] skip` line that follows skips it, loudly.
+func needCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: need PROGRAM...")
+	}
+	for _, p := range args {
+		if _, err := exec.LookPath(p); err != nil && os.Getenv("CI") == "true" {
+			ts.Fatalf("%s is missing: run .ci/provision", p)
+		}
+	}
 }
 
 // snippetCmd is `snippet PATH`: it copies the shipped scripts/PATH into the

@@ -16,8 +16,8 @@ func terminalCommand(e *env) *cli.Command {
 		UsageText: "jig terminal [--json]\n\nexample: jig terminal --json",
 		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments")
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			ids := terminal.Detect(e.getenv)
 			if c.Bool("json") || !e.stdoutTTY {

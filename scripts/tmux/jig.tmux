@@ -1,7 +1,8 @@
 #!/bin/sh
 # jig as a tmux plugin: run it from tmux.conf with
 #   run-shell /path/to/jig/scripts/tmux/jig.tmux
-# (or list it for TPM, which runs every *.tmux file of a plugin). It asks jig
+# (TPM runs only the *.tmux files at a plugin repository's top level, and
+# this one is in scripts/tmux/, so a TPM user adds this run-shell line). It asks jig
 # for the status-line lines (`jig install tmux`, with jig's absolute path)
 # and sources them. Set `set -g @jig-bin /path/to/jig` first when tmux's
 # PATH does not find jig; set @jig-pane-border to "on" for the border variant.

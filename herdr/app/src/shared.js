@@ -115,6 +115,9 @@ function poller(host, tick) {
     running = true;
     try {
       await tick();
+    } catch {
+      // A tick draws its own errors; one that still escapes (the host's
+      // draw failing) must not become an unhandled rejection in the host.
     } finally {
       running = false;
     }

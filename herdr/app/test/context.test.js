@@ -29,3 +29,20 @@ test("a remote terminal, then no session, then the machine down", async () => {
 test("a session without context detail yet", () => {
   assert.deepEqual(contextLines(null), ["no context detail yet: the session reports it after its first turn"]);
 });
+
+test("jig failing or missing: one quiet line, no trace, still polling", async () => {
+  const host = standIn({ ...oneTab("t7"), answer: answers.failing });
+  mountContext(host.api);
+  await settle();
+  assert.deepEqual(host.last().lines, [
+    "jig failed (exit 3): jig: session for-terminal: unsafe state dir: /home/ana/.local/state/jig is writable by others (mode 777)",
+  ]);
+  host.answer = answers.missing;
+  await host.fire();
+  assert.deepEqual(host.last().lines, ["jig is not installed on this machine"]);
+  assert.doesNotMatch(JSON.stringify(host.drawn), /\bat \w|Error:/);
+  host.answer = answers.session;
+  await host.fire();
+  assert.equal(host.last().lines.join("\n") + "\n", fixture("context_full.txt"));
+  assert.equal(host.calls.length, 3);
+});

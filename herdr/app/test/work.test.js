@@ -188,3 +188,53 @@ test("a request's note goes when the panel follows another terminal", async () =
   assert.equal(host.last().note, null);
   assert.deepEqual(host.calls[host.calls.length - 1].argv, readArgv("t8"));
 });
+
+test("a status with fields of unexpected shapes: one quiet line, no exception, still polling", async () => {
+  const odd = JSON.parse(fixture("status_full.json"));
+  odd.outputs = [{ at: "2026-11-29T19:01:00Z" }]; // no path, no action
+  odd.recent = [null];
+  odd.contextDetail = { tools: 7 };
+  const { host } = mount(oneTab("t7"), () => ({ code: 0, stdout: JSON.stringify(odd), stderr: "" }));
+  const rejections = [];
+  const onRejection = (err) => rejections.push(err);
+  process.on("unhandledRejection", onRejection);
+  try {
+    await settle();
+    assert.equal(host.last().lines.length, 1);
+    assert.match(host.last().lines[0], /^the Work panel cannot draw this session: /);
+    assert.deepEqual(host.last().actions, []);
+    host.answer = answers.session;
+    await host.fire();
+    assert.match(host.last().lines[0], /^t7 · 0190a7c2/);
+    assert.deepEqual(rejections, []);
+  } finally {
+    process.off("unhandledRejection", onRejection);
+  }
+});
+
+test("an exec result without code or output, for a request: a quiet note", async () => {
+  const { host } = mount(oneTab("t7"), (opts) => (opts.argv[1] === "request" ? undefined : answers.session()));
+  await settle();
+  await host.last().actions.find((a) => a.id === "reload").run();
+  assert.equal(host.last().note, "reload failed (exit -1): no message");
+});
+
+test("a host whose draw throws: no unhandled rejection, the timer keeps running", async () => {
+  const { host } = mount(oneTab("t7"), answers.session);
+  host.api.render = () => {
+    throw new Error("render gone");
+  };
+  const rejections = [];
+  const onRejection = (err) => rejections.push(err);
+  process.on("unhandledRejection", onRejection);
+  try {
+    await settle();
+    await host.fire();
+    await host.fire();
+    assert.deepEqual(rejections, []);
+    assert.equal(host.calls.length, 3);
+    assert.equal(host.liveTimers().length, 1);
+  } finally {
+    process.off("unhandledRejection", onRejection);
+  }
+});

@@ -119,6 +119,9 @@ function poller(host, tick) {
     running = true;
     try {
       await tick();
+    } catch {
+      // A tick draws its own errors; one that still escapes (the host's
+      // draw failing) must not become an unhandled rejection in the host.
     } finally {
       running = false;
     }
@@ -351,10 +354,11 @@ function mountWork(api, opts = {}) {
     redraw();
     const argv = ["jig", "request", ...args, "--session", s.session, "--wait"];
     try {
-      const res = await host.exec(argv, t.on, REQUEST_TIMEOUT_S);
-      st.note = res.code === 0
+      const res = (await host.exec(argv, t.on, REQUEST_TIMEOUT_S)) || {};
+      const code = typeof res.code === "number" ? res.code : -1;
+      st.note = code === 0
         ? label + ": " + firstLine(res.stdout)
-        : label + " failed (exit " + res.code + "): " + firstLine(res.stderr || res.stdout);
+        : label + " failed (exit " + code + "): " + firstLine(res.stderr || res.stdout);
     } catch (err) {
       st.note = label + ": " + quietExecError(err, t.on);
     }
@@ -383,13 +387,21 @@ function mountWork(api, opts = {}) {
     return list;
   }
 
+  // view never throws: a status with a field of an unexpected shape gets
+  // one quiet line instead of an exception in the panel.
   function view() {
-    return {
-      title: "Work",
-      lines: st.status ? workLines(st.status, now()) : st.quiet,
-      note: st.note,
-      actions: actions(),
-    };
+    let lines = st.quiet;
+    let acts = [];
+    if (st.status) {
+      try {
+        lines = workLines(st.status, now());
+        acts = actions();
+      } catch (err) {
+        lines = ["the Work panel cannot draw this session: " + firstLine(err && err.message)];
+        acts = [];
+      }
+    }
+    return { title: "Work", lines, note: st.note, actions: acts };
   }
 
   function redraw() {

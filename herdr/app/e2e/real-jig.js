@@ -1,7 +1,9 @@
 // The Work and Context mods against a real jig binary: exec runs the
 // program for real, so the argv, jig's exit codes and its JSON are jig's
 // own. Run by go test ./herdr (TestModsAgainstRealJig), which builds jig,
-// writes a session in terminal t7 and says what the view must show.
+// writes a session in terminal t7 and says what the view must show. It lives
+// outside test/ so that a plain `node --test herdr/app/` does not pick it up
+// without the environment go test gives it.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");

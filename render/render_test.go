@@ -1,0 +1,73 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"jig/status"
+)
+
+var t0 = time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+
+func fullStatus() *status.Status {
+	repo := "/src/shop"
+	return &status.Status{
+		Session: "s1", State: status.Busy, CWD: repo, UpdatedAt: t0.Add(-5 * time.Second),
+		Model:    &status.Model{Provider: "anthropic", ID: "claude-sonnet-4-5", Name: "Claude Sonnet 4.5"},
+		Thinking: ptr("high"),
+		Context:  status.Context{Percent: ptr(42.4)},
+		Usage:    status.Usage{Cost: ptr(0.37)},
+		Ticket:   &status.Ticket{Key: "SHOP-142", Title: "Refunds"},
+		Workflow: &status.Workflow{Name: "feature", Stages: []string{"plan", "build"}, Current: "build"},
+		Outputs: []status.Output{
+			{Path: "/src/shop/a.go", Action: status.Changed, At: t0.Add(-time.Minute), Repo: &repo},
+			{Path: "/elsewhere/notes.md", Action: status.Created, At: t0.Add(-2 * time.Hour)},
+		},
+		Recent: []status.Call{
+			{At: t0, Tool: "bash", Action: "go", Decision: "ask", Answer: "allow once", Outcome: status.Pending},
+			{At: t0.Add(-3 * time.Second), Tool: "read", Outcome: status.Error},
+		},
+	}
+}
+
+func TestSummaryAndTableClean(t *testing.T) {
+	s := fullStatus()
+	s.Session = "evil\x1b]0;pwned\x07"
+	s.CWD = "/tmp/\x1b[2J"
+	var b strings.Builder
+	Summary(&b, s, t0)
+	Table(&b, []*status.Status{s}, func(*status.Status) bool { return false }, t0)
+	if strings.ContainsAny(b.String(), "\x1b\x07") {
+		t.Errorf("control characters reached the terminal: %q", b.String())
+	}
+	if !strings.Contains(b.String(), "evil?]0;pwned?") || !strings.Contains(b.String(), " gone ") {
+		t.Errorf("output:\n%s", b.String())
+	}
+}
+
+func TestExecuteAllOrNothing(t *testing.T) {
+	tpl, err := Parse("start {{index .Outputs 9}} end")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := Execute(&b, tpl, fullStatus(), t0); err == nil || b.Len() != 0 {
+		t.Errorf("failed render wrote %q (err %v)", b.String(), err)
+	}
+}
+
+func TestModelName(t *testing.T) {
+	for _, c := range []struct {
+		m    *status.Model
+		want string
+	}{
+		{nil, "no model"},
+		{&status.Model{Provider: "scripted", ID: "mock-model"}, "mock-model"},
+		{&status.Model{Provider: "scripted", ID: "mock-model", Name: "Mock Model"}, "Mock Model"},
+	} {
+		if got := ModelName(c.m); got != c.want {
+			t.Errorf("ModelName(%+v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+}
