@@ -187,7 +187,7 @@ func (w *world) startPi(extraEnv ...string) *piProc {
 func (w *world) startPiArgs(args []string, extraEnv ...string) *piProc {
 	w.t.Helper()
 	cmd := exec.Command(w.piBin, append([]string{"--provider", "scripted", "--model", "mock-model", "--offline",
-		"--no-skills", "--skill", w.skill, "-e", w.decider, "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc"},
+		"--no-skills", "--skill", w.skill, "-e", w.decider, "--no-prompt-templates", "--no-themes", "--mode", "rpc"},
 		args...)...)
 	cmd.Dir = w.work
 	cmd.Env = w.env(extraEnv...)
@@ -436,6 +436,10 @@ func TestPiEndToEnd(t *testing.T) {
 
 func testSession(t *testing.T, version string) {
 	w := newWorld(t, version)
+	// A context file Pi puts in the system prompt.
+	if err := os.WriteFile(filepath.Join(w.work, "AGENTS.md"), []byte("# Project rules\nKeep notes short.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	notes := filepath.Join(w.work, "notes.txt")
 	if err := os.WriteFile(notes, []byte("first line alpha-old-text\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -522,8 +526,9 @@ func testSession(t *testing.T, version string) {
 		t.Errorf("sessionFile %v, want Pi's .jsonl", after.SessionFile)
 	}
 	w.waitUsage(id)
-	if after.ContextDetail == nil || len(after.ContextDetail.Parts) == 0 || after.ContextDetail.Tokens == 0 {
-		t.Errorf("contextDetail %+v, want parts", after.ContextDetail)
+	if d := after.ContextDetail; d == nil || len(d.Parts) == 0 || d.Tokens == 0 || len(d.Files) != 1 ||
+		d.Files[0].Name != filepath.Join(w.work, "AGENTS.md") || d.Files[0].Tokens == 0 {
+		t.Errorf("contextDetail %+v, want parts and the project's AGENTS.md", after.ContextDetail)
 	}
 
 	// Another turn of 12 calls: recent keeps the newest 15.
