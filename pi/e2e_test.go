@@ -729,9 +729,37 @@ func testLife(t *testing.T, w *world) {
 	syscall.Kill(alone.cmd.Process.Pid, syscall.SIGKILL)
 	w.waitGone(w.statusPath(aloneID), "the file of a Pi killed alone")
 
+	// A bridge that dies mid-session is said once; Pi works on, its tools
+	// do not wait for it.
+	orphan := w.startPi()
+	orphanID := orphan.sessionID()
+	w.waitStatus(orphanID, "the session", func(s *status.Status) bool { return true })
+	syscall.Kill(orphan.bridgePid(), syscall.SIGKILL)
+	stopped := orphan.waitEvent("the bridge-stopped notice", func(ev map[string]any) bool {
+		return ev["type"] == "extension_ui_request" && ev["method"] == "notify"
+	})
+	if msg, _ := stopped["message"].(string); !strings.Contains(msg, "jig: the session bridge stopped") || !strings.Contains(msg, "SIGKILL") {
+		t.Errorf("notice %q, want the bridge stopped by SIGKILL", msg)
+	}
+	w.model.Queue(toolCall("call_orphan", "write", map[string]any{"path": "orphan.txt", "content": "x"}), text("written"))
+	orphan.prompt("write without a bridge")
+	if _, err := os.Stat(filepath.Join(w.work, "orphan.txt")); err != nil {
+		t.Errorf("pi %s without its bridge did not write: %v", w.version, err)
+	}
+	orphan.quit()
+	for _, line := range orphan.output() {
+		if strings.Contains(line, `"method":"notify"`) && strings.Contains(line, "jig:") && !strings.Contains(line, "bridge stopped") {
+			t.Errorf("another notice after the bridge stopped: %s", line)
+		}
+	}
+	if n := strings.Count(strings.Join(orphan.output(), "\n"), "bridge stopped"); n != 1 {
+		t.Errorf("the bridge's end was said %d times, want once", n)
+	}
+
 	crashed := w.startPi()
 	crashedID := crashed.sessionID()
 	w.waitStatus(crashedID, "the session", func(s *status.Status) bool { return true })
+	w.waitGone(w.statusPath(orphanID), "the file the dead bridge left, after the next start")
 	syscall.Kill(-crashed.cmd.Process.Pid, syscall.SIGKILL)
 	<-crashed.exited
 	if _, err := os.Stat(w.statusPath(crashedID)); err != nil {

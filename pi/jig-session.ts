@@ -51,7 +51,7 @@ export default function jigSession(pi: any) {
 	const jig = findJig();
 	let bridge: ChildProcess | undefined;
 	let bridgeDead = false;
-	let waiters: Array<{ type: string; id?: string; got: (reply: Json) => void }> = [];
+	let waiters: Array<{ type: string; id?: string; got: (reply?: Json) => void }> = [];
 	let sessionId = "";
 	let busy = false;
 	let settles = false; // Pi 1.x says agent_settled; 0.x only agent_end
@@ -83,8 +83,12 @@ export default function jigSession(pi: any) {
 		// A bridge that ended its session may still be exiting: only the
 		// current one's end counts.
 		const dead = () => {
-			if (bridge === child) bridgeDead = true;
-			return bridge === child;
+			if (bridge !== child) return false;
+			bridgeDead = true;
+			const left = waiters; // no answer will come: nobody waits for it
+			waiters = [];
+			for (const w of left) w.got(undefined);
+			return true;
 		};
 		let stderr = "";
 		child.stderr!.on("data", (d) => (stderr = (stderr + d).slice(-400)));
@@ -92,8 +96,11 @@ export default function jigSession(pi: any) {
 		child.on("error", (err) => {
 			if (dead()) warnOnce(ctxNow, `jig: the session bridge did not start: ${err.message}`);
 		});
-		child.on("exit", (code) => {
-			if (dead() && code) warnOnce(ctxNow, `jig: the session bridge stopped: ${stderr.trim() || "exit " + code}`);
+		child.on("exit", (code, signal) => {
+			// Only an end it did not choose: after "end" it is no longer the current bridge.
+			if (dead() && (code || signal)) {
+				warnOnce(ctxNow, `jig: the session bridge stopped (this session is no longer published): ${stderr.trim() || signal || "exit " + code}`);
+			}
 		});
 		createInterface({ input: child.stdout! }).on("line", (line) => {
 			let reply: Json;
@@ -118,7 +125,7 @@ export default function jigSession(pi: any) {
 			const w = {
 				type,
 				id,
-				got: (r: Json) => {
+				got: (r?: Json) => {
 					clearTimeout(timer);
 					done(r);
 				},
