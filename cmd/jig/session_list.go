@@ -212,7 +212,8 @@ func sessionGCCommand(e *env) *cli.Command {
 			"another process took), then what ended sessions leave behind: transcript cursors and\n" +
 			"waiting requests of sessions that have no status file (untouched for 10 minutes, so a\n" +
 			"session starting or resuming keeps them) and claims a dying taker left. Files it cannot\n" +
-			"read stay, with a warning.\n\n" +
+			"read stay, with a warning. Temp files of writes cut short (a writer killed mid-write)\n" +
+			"go once 10 minutes old.\n\n" +
 			"example: jig session gc",
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -229,14 +230,24 @@ func sessionGCCommand(e *env) *cli.Command {
 			for _, en := range cleaned.Skipped {
 				fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
 			}
+			temps, err := dir.RemoveStaleTemps(e.now())
+			if err != nil {
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+			}
 			left, err := removeLeftovers(dir, e.now())
 			if err != nil {
 				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
-			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s, %d %s\n",
+			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s",
 				len(cleaned.Sessions), plural(len(cleaned.Sessions), "session", "sessions"),
-				cleaned.Markers, plural(cleaned.Markers, "entry", "entries"),
-				left, plural(left, "leftover", "leftovers"))
+				cleaned.Markers, plural(cleaned.Markers, "entry", "entries"))
+			if temps > 0 {
+				fmt.Fprintf(e.stdout, ", %d unfinished %s", temps, plural(temps, "write", "writes"))
+			}
+			if left > 0 {
+				fmt.Fprintf(e.stdout, ", %d %s of ended sessions", left, plural(left, "leftover", "leftovers"))
+			}
+			fmt.Fprintln(e.stdout)
 			return nil
 		},
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"jig/engine"
+	"jig/pi"
 	"jig/request"
 	"jig/status"
 	"jig/terminal"
@@ -82,15 +83,22 @@ type Skill struct {
 }
 
 // CallEvent is a tool call's start or end. Path is the file a write or
-// edit touches, as the model gave it, and Existed whether it existed at
-// tool_call; no other argument is ever sent.
+// edit touches, as the model gave it; no other argument is ever sent. A
+// start with a path is answered with a Checked once the bridge has looked
+// whether the file is there: the extension holds the tool until then.
 type CallEvent struct {
-	Phase   string `json:"phase"` // start | end
-	ID      string `json:"id"`
-	Tool    string `json:"tool"`
-	Path    string `json:"path,omitempty"`
-	Existed bool   `json:"existed,omitempty"`
-	Error   bool   `json:"error,omitempty"`
+	Phase string `json:"phase"` // start | end
+	ID    string `json:"id"`
+	Tool  string `json:"tool"`
+	Path  string `json:"path,omitempty"`
+	Error bool   `json:"error,omitempty"`
+}
+
+// Checked answers a call's start with a path: the bridge knows whether the
+// file existed before the tool ran (created or changed).
+type Checked struct {
+	Type string `json:"type"` // checked
+	ID   string `json:"id"`
 }
 
 // DecisionEvent is jig-core's word on one call.
@@ -101,11 +109,11 @@ type DecisionEvent struct {
 	Answer   string `json:"answer,omitempty"`
 }
 
-// Applied is the extension's report after applying an Apply.
+// Applied is the extension's report after applying an Apply: the tools
+// active now (those asked for and missing, Pi refused).
 type Applied struct {
-	ID      string   `json:"id"`
-	Active  []string `json:"active"`
-	Missing []string `json:"missing,omitempty"` // tools Pi refused to activate
+	ID     string   `json:"id"`
+	Active []string `json:"active"`
 	// ReloadUnsupported: this Pi (0.x) cannot run a reload from an event.
 	ReloadUnsupported bool `json:"reloadUnsupported,omitempty"`
 }
@@ -290,6 +298,16 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 		if b.session != "" && !m.Keep {
 			return true, b.Dir.Remove(b.session)
 		}
+		if p := b.pending; p != nil && b.session != "" {
+			// A reload came before Pi applied the request: the next bridge
+			// cannot finish it, so it is answered now and no reader waits.
+			b.pending = nil
+			ans := p.Answer
+			ans.OK, ans.At = false, b.Now().UTC()
+			ans.Message += "; Pi reloaded before applying it: ask again"
+			b.answer = &ans
+			return true, b.write()
+		}
 		return true, nil
 	default:
 		return false, nil // a newer extension's message: ignored
@@ -338,9 +356,11 @@ func (b *Bridge) hello(m Message) error {
 }
 
 // removeCrashed removes the files of sessions on this host whose Pi no
-// longer runs: a Pi killed hard with its bridge leaves its file behind.
+// longer runs: a Pi killed hard with its bridge leaves its file behind, and
+// maybe the temp file of a write it was in the middle of.
 func (b *Bridge) removeCrashed() {
 	b.Dir.GC(status.Liveness{Host: b.Host})
+	b.Dir.RemoveStaleTemps(b.Now())
 }
 
 // Refresh rewrites the file when the transcript grew since the last event:
@@ -386,13 +406,15 @@ func (b *Bridge) call(c CallEvent) {
 	}
 	switch c.Phase {
 	case "start":
-		lc.existed = c.Existed
 		if c.Path != "" {
 			var cwd string
 			if s, err := status.Decode(b.live); err == nil {
 				cwd = s.CWD
 			}
-			lc.path = transcript.ResolvePath(cwd, b.Getenv("HOME"), c.Path) // the transcript's key for it
+			lc.path = transcript.ResolvePath(cwd, b.Getenv("HOME"), c.Path) // Pi's reading, the transcript's key
+			_, err := os.Stat(lc.path)                                      // a link to a file: the tool writes through it
+			lc.existed = err == nil
+			b.send(Checked{Type: "checked", ID: c.ID})
 		}
 	case "end":
 		if p := lc.path; p != "" && !c.Error {
@@ -438,6 +460,9 @@ func (b *Bridge) Status() (*status.Status, error) {
 	}
 	if s.CWD == "" {
 		s.CWD, _ = os.Getwd()
+	}
+	if dir, err := pi.AgentDir(b.Getenv); err == nil {
+		s.AgentDir = dir // the bridge runs with Pi's environment
 	}
 	b.addDecisions(s.Recent)
 	s.ContextDetail = nil

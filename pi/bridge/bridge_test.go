@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"jig/request"
 	"jig/status"
+	"jig/transcript"
 )
 
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
@@ -63,6 +65,12 @@ func TestWritesWhatPiSaysLive(t *testing.T) {
 	}
 	if s.SessionFile == nil || *s.SessionFile != "/tmp/s.jsonl" || s.PID != os.Getpid() {
 		t.Errorf("sessionFile %v pid %d", s.SessionFile, s.PID)
+	}
+	// The same again changes nothing, so the file is not written.
+	before, _ := os.Stat(b.Dir.SessionPath("s1"))
+	handle(t, b, `{"type":"live","live":{"state":"busy","tools":{"active":4,"total":7}}}`, `{"type":"call","call":{"phase":"start","id":"c0","tool":"nothing"}}`)
+	if after, err := os.Stat(b.Dir.SessionPath("s1")); err != nil || !os.SameFile(before, after) {
+		t.Errorf("an event that changed nothing rewrote the file (%v)", err)
 	}
 	// Fields not named again keep their values.
 	handle(t, b, `{"type":"live","live":{"state":"idle"}}`)
@@ -127,12 +135,22 @@ func TestStartRemovesFilesOfCrashedSessions(t *testing.T) {
 	write("crashed", "host-a", dead.Process.Pid)
 	write("elsewhere", "host-b", dead.Process.Pid)
 	write("alive", "host-a", os.Getpid())
+	// The crashed Pi's bridge was killed mid-write, long ago.
+	temp := b.Dir.Path(status.SessionsDir, ".crashed.json8674665223082153551")
+	if err := os.WriteFile(temp, []byte(`{"half`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	long := t0.Add(-status.TempGrace - time.Minute)
+	os.Chtimes(temp, long, long)
 	handle(t, b, hello("s1"))
 	for name, want := range map[string]bool{"crashed": false, "elsewhere": true, "alive": true, "s1": true} {
 		_, err := os.Stat(b.Dir.SessionPath(name))
 		if (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", name, err == nil, want)
 		}
+	}
+	if _, err := os.Lstat(temp); !os.IsNotExist(err) {
+		t.Errorf("the temp file of the killed write is still there (%v)", err)
 	}
 }
 
@@ -217,6 +235,12 @@ func TestABadRequestIsAnsweredAndDropped(t *testing.T) {
 	if err := os.WriteFile(request.Path(b.Dir, "s1"), []byte(`{"schema":1,"id":"r9","tools":"all"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Until Pi says what it has, a request waits in its file.
+	b.CheckRequests()
+	if _, err := os.Stat(request.Path(b.Dir, "s1")); err != nil {
+		t.Fatalf("a request was taken before Pi's inventory: %v", err)
+	}
+	handle(t, b, `{"type":"inventory","tools":[{"name":"read","active":true}]}`)
 	b.CheckRequests()
 	if rs := replies(t, out); len(rs) != 0 {
 		t.Errorf("a bad request was sent on: %+v", rs)
@@ -227,24 +251,74 @@ func TestABadRequestIsAnsweredAndDropped(t *testing.T) {
 }
 
 func TestOutputsSayCreatedOrChanged(t *testing.T) {
-	b, _ := newTestBridge(t)
-	handle(t, b, hello("s1"), `{"type":"live","live":{"cwd":"/p"}}`,
-		// Paths as the model gave them, keyed as the transcript reader keys them.
-		`{"type":"call","call":{"phase":"start","id":"c1","tool":"write","path":"new.txt"}}`,
-		`{"type":"call","call":{"phase":"end","id":"c1","tool":"write"}}`,
-		`{"type":"call","call":{"phase":"start","id":"c2","tool":"edit","path":"@old.txt","existed":true}}`,
-		`{"type":"call","call":{"phase":"end","id":"c2","tool":"edit"}}`,
-		`{"type":"call","call":{"phase":"start","id":"c3","tool":"edit","path":"/p/bad.txt","existed":true}}`,
-		`{"type":"call","call":{"phase":"end","id":"c3","tool":"edit","error":true}}`,
-		// Editing a file this session created leaves it created.
-		`{"type":"call","call":{"phase":"start","id":"c4","tool":"edit","path":"/p/new.txt","existed":true}}`,
-		`{"type":"call","call":{"phase":"end","id":"c4","tool":"edit"}}`)
+	b, out := newTestBridge(t)
+	p := t.TempDir()
+	for _, f := range []string{"old.txt", "bad.txt"} {
+		if err := os.WriteFile(filepath.Join(p, f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	handle(t, b, hello("s1"), `{"type":"live","live":{"cwd":"`+p+`"}}`)
+	out.Reset()
+	// Paths as the model gave them, keyed as the transcript reader keys them.
+	// Each start is checked (and answered) before the tool runs.
+	step := func(id, tool, path string, write bool) {
+		t.Helper()
+		handle(t, b, `{"type":"call","call":{"phase":"start","id":"`+id+`","tool":"`+tool+`","path":"`+path+`"}}`)
+		if got := strings.TrimSpace(out.String()); got != `{"type":"checked","id":"`+id+`"}` {
+			t.Fatalf("call %s start: replied %q, want checked", id, got)
+		}
+		out.Reset()
+		if write {
+			os.WriteFile(transcript.ResolvePath(p, "", path), []byte("x"), 0o600)
+		}
+		handle(t, b, `{"type":"call","call":{"phase":"end","id":"`+id+`","tool":"`+tool+`","error":`+strconv.FormatBool(!write)+`}}`)
+	}
+	step("c1", "write", "new.txt", true)
+	step("c2", "edit", "@old.txt", true)
+	step("c3", "edit", p+"/bad.txt", false)
+	step("c4", "edit", p+"/new.txt", true) // editing a file this session created leaves it created
+	handle(t, b, `{"type":"call","call":{"phase":"start","id":"c5","tool":"bash"}}`)
+	if out.Len() != 0 {
+		t.Errorf("a call without a path was answered: %s", out)
+	}
 	got := map[string]string{}
 	for _, o := range read(t, b, "s1").Outputs {
 		got[o.Path] = o.Action
 	}
-	if len(got) != 2 || got["/p/new.txt"] != status.Created || got["/p/old.txt"] != status.Changed {
+	if len(got) != 2 || got[filepath.Join(p, "new.txt")] != status.Created || got[filepath.Join(p, "old.txt")] != status.Changed {
 		t.Errorf("outputs %v, want new.txt created and old.txt changed", got)
+	}
+}
+
+func TestToolsPiRefusedAreNamed(t *testing.T) {
+	b, out := newTestBridge(t)
+	handle(t, b, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true},{"name":"grep","active":false}]}`)
+	if _, err := request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1", Tools: map[string]bool{"grep": true}}); err != nil {
+		t.Fatal(err)
+	}
+	b.CheckRequests()
+	out.Reset()
+	handle(t, b, `{"type":"applied","applied":{"id":"r1","active":["read"]}}`) // Pi left grep off
+	if a := read(t, b, "s1").LastRequest; a == nil || a.OK || !strings.Contains(a.Message, "Pi did not activate grep") {
+		t.Errorf("answer %+v, want not ok, naming grep", a)
+	}
+}
+
+func TestAReloadBeforeApplyingIsAnswered(t *testing.T) {
+	b, _ := newTestBridge(t)
+	handle(t, b, hello("s1"), `{"type":"inventory","tools":[{"name":"read","active":true},{"name":"bash","active":true}]}`)
+	if _, err := request.Send(b.Dir, "s1", &request.Request{Schema: 1, ID: "r1", Tools: map[string]bool{"bash": false}}); err != nil {
+		t.Fatal(err)
+	}
+	b.CheckRequests()
+	handle(t, b, `{"type":"end","keep":true}`)
+	s := read(t, b, "s1")
+	if a := s.LastRequest; a == nil || a.ID != "r1" || a.OK || !strings.Contains(a.Message, "ask again") {
+		t.Errorf("answer %+v, want r1 not ok: reloaded before applying", a)
+	}
+	if len(s.Switches.Tools) != 0 {
+		t.Errorf("switches %+v: a request never applied counts for nothing", s.Switches)
 	}
 }
 

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,8 @@ const applyWait = 10 * time.Second
 func (b *Bridge) CheckRequests() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.session == "" {
-		return nil
+	if b.session == "" || b.tools == nil {
+		return nil // not before Pi said what it has: every name would be unknown
 	}
 	if p := b.pending; p != nil {
 		if b.Now().Sub(b.pendingSince) < applyWait {
@@ -74,9 +75,9 @@ func (b *Bridge) applied(a Applied) {
 	b.pending = nil
 	b.switches = p.Switches
 	ans := p.Answer
-	if len(a.Missing) > 0 {
+	if missing := notIn(p.Active, a.Active); len(missing) > 0 {
 		ans.OK = false
-		ans.Message += "; Pi did not activate " + strings.Join(a.Missing, ", ")
+		ans.Message += "; Pi did not activate " + strings.Join(missing, ", ")
 	}
 	if p.Reload && a.ReloadUnsupported {
 		ans.OK = false
@@ -94,4 +95,15 @@ func (b *Bridge) ready() {
 		active = nil // nothing switched: leave Pi's tools as they are
 	}
 	b.send(Reply{Type: "ready", Active: active, SkillsOff: skillsOff, Switches: b.switches})
+}
+
+// notIn is the names of want that have does not hold.
+func notIn(want, have []string) []string {
+	var out []string
+	for _, n := range want {
+		if !slices.Contains(have, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
