@@ -6,7 +6,7 @@ package herdr
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
+	"jig/internal/testsrc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +22,7 @@ import (
 )
 
 func TestAppMods(t *testing.T) {
-	consultSources()
+	testsrc.Consult("..", ".go", ".js", ".json", ".txt", ".toml", ".mod", ".sum")
 	files, err := filepath.Glob("app/test/*.test.js")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no JS tests found under app/test (%v)", err)
@@ -35,26 +35,6 @@ func TestAppMods(t *testing.T) {
 		}
 		t.Logf("%s:\n%s", node, out)
 	}
-}
-
-// consultSources stats every file node and go build read for these tests
-// (the mods, their tests and fixtures, jig's Go sources): go test caches a
-// result until a file the test binary itself consulted changes, and it
-// cannot see what child processes read.
-func consultSources() {
-	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != ".." {
-			return filepath.SkipDir
-		}
-		switch filepath.Ext(p) {
-		case ".go", ".js", ".json", ".txt", ".toml", ".mod", ".sum":
-			os.Stat(p)
-		}
-		return nil
-	})
 }
 
 // nodes are the Node binaries the mods' tests run under: the one on PATH,
@@ -82,7 +62,7 @@ func nodes(t *testing.T) []string {
 // draw jig's own JSON exactly as `jig panel` draws it, and the Context mod
 // as `jig session context` does.
 func TestModsAgainstRealJig(t *testing.T) {
-	consultSources()
+	testsrc.Consult("..", ".go", ".js", ".json", ".txt", ".toml", ".mod", ".sum")
 	node := needNode(t)
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "jig")

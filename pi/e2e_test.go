@@ -17,6 +17,7 @@ import (
 
 	"jig/internal/pitest"
 	"jig/internal/scriptedmodel"
+	"jig/internal/testsrc"
 	"jig/status"
 )
 
@@ -56,8 +57,10 @@ func buildJig(t *testing.T) string {
 		}
 		binDir, jigBin = dir, filepath.Join(dir, "jig")
 		_, file, _, _ := runtime.Caller(0)
+		root := filepath.Join(filepath.Dir(file), "..")
+		testsrc.Consult(root, ".go", ".ts", ".mod", ".sum")
 		cmd := exec.Command("go", "build", "-o", jigBin, "./cmd/jig")
-		cmd.Dir = filepath.Join(filepath.Dir(file), "..")
+		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -3,7 +3,6 @@ package scripts
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"jig/internal/testsrc"
 )
 
 // need finds a program the end-to-end tests use; without it they skip,
@@ -43,33 +44,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// consultSources stats every file the tests use through a child process
-// (jig's Go sources, the snippets, the Lua): go test caches a result until a
-// file the test binary consulted changes, and it cannot see what go build,
-// tmux or lua5.4 read.
-func consultSources() {
-	filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != ".." {
-			return filepath.SkipDir
-		}
-		switch filepath.Ext(p) {
-		case ".go", ".lua", ".sh", ".tmux", ".conf", ".mod", ".sum":
-			os.Stat(p)
-		}
-		return nil
-	})
-}
-
 var buildOnce sync.Once
 var buildErr error
 
 // buildJig builds jig (once) and returns its path.
 func buildJig(t *testing.T) string {
 	t.Helper()
-	consultSources()
+	testsrc.Consult("..", ".go", ".lua", ".sh", ".tmux", ".conf", ".mod", ".sum")
 	buildOnce.Do(func() {
 		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
 		if _, err := os.Stat(gobin); err != nil {
