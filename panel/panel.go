@@ -93,7 +93,7 @@ func Lines(s *status.Status, now time.Time) []string {
 			break
 		}
 		name := c.Tool
-		if c.Action != "" {
+		if c.Action != "" && c.Action != c.Tool { // "read read" says nothing twice
 			name += " " + c.Action
 		}
 		decision := c.Decision

@@ -54,7 +54,7 @@ function workLines(s, now) {
       break;
     }
     const c = recent[i];
-    const name = c.tool + (c.action ? " " + c.action : "");
+    const name = c.tool + (c.action && c.action !== c.tool ? " " + c.action : ""); // "read read" says nothing twice
     line = "  " + outcomeMark(c.outcome) + " " + age(now, c.at).padEnd(4) + " " + name.padEnd(16) + " " +
       (c.decision || "-").padEnd(6) + " " + c.outcome;
     if (c.answer) line += " · " + c.answer;
