@@ -150,9 +150,6 @@ func NewReader(path string) *Reader {
 	return r
 }
 
-// Path is the transcript's path.
-func (r *Reader) Path() string { return r.path }
-
 // Unread is how many bytes follow the last complete line when Update last
 // looked: a line Pi is still writing.
 func (r *Reader) Unread() int64 { return r.size - r.offset }

@@ -414,13 +414,6 @@ func (s *scanner) boolean(dst *bool) bool {
 	return s.skip()
 }
 
-// raw consumes a value and returns its bytes.
-func (s *scanner) raw() ([]byte, bool) {
-	start := s.i
-	ok := s.skip()
-	return s.b[start:s.i], ok
-}
-
 // line checks that b is exactly one JSON object (surrounding whitespace
 // allowed) after the caller parsed it from s.i == 0.
 func (s *scanner) end() bool {
