@@ -42,7 +42,9 @@ var demoModels = map[string]struct {
 	"mock-reasoner": {"Mock Reasoner", 128000},
 }
 
-// demoTerminal names the demo's terminal when the shell runs in none jig knows.
+// demoTerminal names the demo's terminal when the shell runs in none jig
+// knows: the demo then runs as if Herdr had set HC_TERMINAL_ID=jig-demo, so
+// the file says, as every session's does, which variable named its terminal.
 const demoTerminal = "jig-demo"
 
 // demoPace caps the pause between two entries on a real terminal, so a
@@ -57,7 +59,8 @@ func demoCommand(e *env) *cli.Command {
 			"Replays a Pi 1.6.0 transcript the project recorded, entry by entry, through the same\n" +
 			"code a live session uses (transcript reader, engine, status file), finds the session\n" +
 			"again as a status line does, and prints its tmux status line after each entry and the\n" +
-			"Work panel at the end. Uses a temporary state dir, removed afterwards, unless\n" +
+			"Work panel at the end. In a shell that runs in no terminal jig knows, it runs as if\n" +
+			"HC_TERMINAL_ID=jig-demo. Uses a temporary state dir, removed afterwards, unless\n" +
 			"JIG_STATE_DIR is set; then the session's file stays there (jig session gc removes it).\n" +
 			"No agent needed.\n\n" +
 			"example: jig demo",
@@ -117,8 +120,19 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	}
 	d := &demoReplay{e: e, dir: dir, id: header.ID, term: demoTerminal, file: filepath.Join(root, header.ID+".jsonl"),
 		repos: transcript.NewRepoFinder(), live: demoLive{tools: -1}}
+	as := ""
 	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
 		d.term = t.ID
+	} else {
+		as = fmt.Sprintf(" (as if %s=%s)", terminal.HerdrCore, demoTerminal)
+		in := *e
+		in.getenv = func(k string) string {
+			if k == terminal.HerdrCore {
+				return demoTerminal
+			}
+			return e.getenv(k)
+		}
+		d.e = &in
 	}
 	// A file left by an earlier demo in JIG_STATE_DIR is another session's:
 	// this one starts afresh, not merged over it.
@@ -139,7 +153,7 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
 
 	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s\n", header.ID, render.Clean(d.term))
+	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", header.ID, render.Clean(d.term), as)
 	fmt.Fprintf(e.stdout, "  transcript  %s\n", d.file)
 	fmt.Fprintf(e.stdout, "  status file %s\n\n", dir.SessionPath(header.ID))
 	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
@@ -210,7 +224,7 @@ func (d *demoReplay) step(line []byte, en demoEntry, at time.Time) (*status.Stat
 		return nil, err
 	}
 	d.live.see(en)
-	patch, err := d.live.patch(d.term)
+	patch, err := d.live.patch()
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +302,7 @@ func (l *demoLive) see(en demoEntry) {
 }
 
 // patch is the live fields as the bridge passes them to the engine.
-func (l *demoLive) patch(term string) ([]byte, error) {
+func (l *demoLive) patch() ([]byte, error) {
 	p := map[string]any{"state": status.Idle}
 	if l.state != "" {
 		p["state"] = l.state
@@ -302,9 +316,6 @@ func (l *demoLive) patch(term string) ([]byte, error) {
 	}
 	if l.switches != nil {
 		p["switches"] = l.switches
-	}
-	if term == demoTerminal {
-		p["terminal"], p["terminalFrom"] = term, nil
 	}
 	return json.Marshal(p)
 }
