@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -73,6 +75,12 @@ func demoCommand(e *env) *cli.Command {
 				return errorf(c, exitFailed, "%v", err)
 			}
 			defer os.RemoveAll(root)
+			// Ctrl-C, a closed terminal or a reader that stops reading
+			// (jig demo | head) would end the process before the line
+			// above runs: the demo stops at the next entry instead.
+			stop := make(chan os.Signal, 1)
+			signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+			defer signal.Stop(stop)
 			dir := &status.Dir{Root: filepath.Join(root, "state")}
 			if e.getenv("JIG_STATE_DIR") != "" {
 				if dir, err = e.stateDir(); err != nil {
@@ -82,7 +90,7 @@ func demoCommand(e *env) *cli.Command {
 					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 				}
 			}
-			return e.playDemo(c, root, dir)
+			return e.playDemo(c, root, dir, stop)
 		},
 	}
 }
@@ -109,7 +117,7 @@ type demoEntry struct {
 
 // playDemo replays the transcript into a project folder under root, one
 // entry at a time, and prints what a status line and the Work panel show.
-func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
+func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir, stop <-chan os.Signal) error {
 	project := filepath.Join(root, "project")
 	header, lines, err := demoLines(project, e.now())
 	if err != nil {
@@ -172,8 +180,12 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 		if at, err = time.Parse(time.RFC3339Nano, en.Timestamp); err != nil {
 			return errorf(c, exitFailed, "line %d: %v", n, err)
 		}
+		var pause time.Duration
 		if pace {
-			time.Sleep(min(at.Sub(prevAt), demoPace))
+			pause = min(at.Sub(prevAt), demoPace)
+		}
+		if sig := demoPause(stop, pause); sig != nil {
+			return errorf(c, exitFailed, "stopped: %v", sig)
 		}
 		prevAt = at
 		if found, err = d.step(line, en, at); err != nil {
@@ -198,6 +210,27 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 		fmt.Fprintf(e.stdout, "The status file stays in JIG_STATE_DIR; `jig session gc` removes it.\n")
 	}
 	return nil
+}
+
+// demoPause waits d (not at all when d is 0) and returns nil, or returns
+// the signal that came first.
+func demoPause(stop <-chan os.Signal, d time.Duration) os.Signal {
+	select {
+	case sig := <-stop:
+		return sig
+	default:
+	}
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case sig := <-stop:
+		return sig
+	case <-t.C:
+		return nil
+	}
 }
 
 // demoReplay is the session being replayed: its transcript and reader, as
