@@ -60,11 +60,11 @@ func demoCommand(e *env) *cli.Command {
 		UsageText: "jig demo\n\n" +
 			"Replays a Pi 1.6.0 transcript the project recorded, entry by entry, through the same\n" +
 			"code a live session uses (transcript reader, engine, status file), finds the session\n" +
-			"again as a status line does, and prints its tmux status line after each entry and the\n" +
-			"Work panel at the end. In a shell that runs in no terminal jig knows, it runs as if\n" +
-			"HC_TERMINAL_ID=jig-demo. Uses a temporary state dir, removed afterwards, unless\n" +
-			"JIG_STATE_DIR is set; then the session's file stays there (jig session gc removes it).\n" +
-			"No agent needed.\n\n" +
+			"again as a status line does, and prints its status line at each entry that changes it,\n" +
+			"and the Work panel after the first turn and at the end. In a shell that runs in no\n" +
+			"terminal jig knows, it runs as if HC_TERMINAL_ID=jig-demo. Uses a temporary state\n" +
+			"dir, removed afterwards, unless JIG_STATE_DIR is set; then the session's file stays\n" +
+			"there (jig session gc removes it). No agent needed.\n\n" +
 			"example: jig demo",
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
