@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -42,7 +44,9 @@ var demoModels = map[string]struct {
 	"mock-reasoner": {"Mock Reasoner", 128000},
 }
 
-// demoTerminal names the demo's terminal when the shell runs in none jig knows.
+// demoTerminal names the demo's terminal when the shell runs in none jig
+// knows: the demo then runs as if Herdr had set HC_TERMINAL_ID=jig-demo, so
+// the file says, as every session's does, which variable named its terminal.
 const demoTerminal = "jig-demo"
 
 // demoPace caps the pause between two entries on a real terminal, so a
@@ -56,10 +60,11 @@ func demoCommand(e *env) *cli.Command {
 		UsageText: "jig demo\n\n" +
 			"Replays a Pi 1.6.0 transcript the project recorded, entry by entry, through the same\n" +
 			"code a live session uses (transcript reader, engine, status file), finds the session\n" +
-			"again as a status line does, and prints its tmux status line after each entry and the\n" +
-			"Work panel at the end. Uses a temporary state dir, removed afterwards, unless\n" +
-			"JIG_STATE_DIR is set; then the session's file stays there (jig session gc removes it).\n" +
-			"No agent needed.\n\n" +
+			"again as a status line does, and prints its status line at each entry that changes it,\n" +
+			"and the Work panel after the first turn and at the end. In a shell that runs in no\n" +
+			"terminal jig knows, it runs as if HC_TERMINAL_ID=jig-demo. Uses a temporary state\n" +
+			"dir, removed afterwards, unless JIG_STATE_DIR is set; then the session's file stays\n" +
+			"there (jig session gc removes it). No agent needed.\n\n" +
 			"example: jig demo",
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -70,6 +75,12 @@ func demoCommand(e *env) *cli.Command {
 				return errorf(c, exitFailed, "%v", err)
 			}
 			defer os.RemoveAll(root)
+			// Ctrl-C, a closed terminal or a reader that stops reading
+			// (jig demo | head) would end the process before the line
+			// above runs: the demo stops at the next entry instead.
+			stop := make(chan os.Signal, 1)
+			signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+			defer signal.Stop(stop)
 			dir := &status.Dir{Root: filepath.Join(root, "state")}
 			if e.getenv("JIG_STATE_DIR") != "" {
 				if dir, err = e.stateDir(); err != nil {
@@ -79,7 +90,7 @@ func demoCommand(e *env) *cli.Command {
 					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 				}
 			}
-			return e.playDemo(c, root, dir)
+			return e.playDemo(c, root, dir, stop)
 		},
 	}
 }
@@ -106,7 +117,7 @@ type demoEntry struct {
 
 // playDemo replays the transcript into a project folder under root, one
 // entry at a time, and prints what a status line and the Work panel show.
-func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
+func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir, stop <-chan os.Signal) error {
 	project := filepath.Join(root, "project")
 	header, lines, err := demoLines(project, e.now())
 	if err != nil {
@@ -117,8 +128,19 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	}
 	d := &demoReplay{e: e, dir: dir, id: header.ID, term: demoTerminal, file: filepath.Join(root, header.ID+".jsonl"),
 		repos: transcript.NewRepoFinder(), live: demoLive{tools: -1}}
+	as := ""
 	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
 		d.term = t.ID
+	} else {
+		as = fmt.Sprintf(" (as if %s=%s)", terminal.HerdrCore, demoTerminal)
+		in := *e
+		in.getenv = func(k string) string {
+			if k == terminal.HerdrCore {
+				return demoTerminal
+			}
+			return e.getenv(k)
+		}
+		d.e = &in
 	}
 	// A file left by an earlier demo in JIG_STATE_DIR is another session's:
 	// this one starts afresh, not merged over it.
@@ -139,7 +161,7 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
 
 	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s\n", header.ID, render.Clean(d.term))
+	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", header.ID, render.Clean(d.term), as)
 	fmt.Fprintf(e.stdout, "  transcript  %s\n", d.file)
 	fmt.Fprintf(e.stdout, "  status file %s\n\n", dir.SessionPath(header.ID))
 	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
@@ -158,8 +180,12 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 		if at, err = time.Parse(time.RFC3339Nano, en.Timestamp); err != nil {
 			return errorf(c, exitFailed, "line %d: %v", n, err)
 		}
+		var pause time.Duration
 		if pace {
-			time.Sleep(min(at.Sub(prevAt), demoPace))
+			pause = min(at.Sub(prevAt), demoPace)
+		}
+		if sig := demoPause(stop, pause); sig != nil {
+			return errorf(c, exitFailed, "stopped: %v", sig)
 		}
 		prevAt = at
 		if found, err = d.step(line, en, at); err != nil {
@@ -186,6 +212,27 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir) error {
 	return nil
 }
 
+// demoPause waits d (not at all when d is 0) and returns nil, or returns
+// the signal that came first.
+func demoPause(stop <-chan os.Signal, d time.Duration) os.Signal {
+	select {
+	case sig := <-stop:
+		return sig
+	default:
+	}
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case sig := <-stop:
+		return sig
+	case <-t.C:
+		return nil
+	}
+}
+
 // demoReplay is the session being replayed: its transcript and reader, as
 // the bridge keeps them in memory, and what the live agent has said.
 type demoReplay struct {
@@ -210,7 +257,7 @@ func (d *demoReplay) step(line []byte, en demoEntry, at time.Time) (*status.Stat
 		return nil, err
 	}
 	d.live.see(en)
-	patch, err := d.live.patch(d.term)
+	patch, err := d.live.patch()
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +335,7 @@ func (l *demoLive) see(en demoEntry) {
 }
 
 // patch is the live fields as the bridge passes them to the engine.
-func (l *demoLive) patch(term string) ([]byte, error) {
+func (l *demoLive) patch() ([]byte, error) {
 	p := map[string]any{"state": status.Idle}
 	if l.state != "" {
 		p["state"] = l.state
@@ -302,9 +349,6 @@ func (l *demoLive) patch(term string) ([]byte, error) {
 	}
 	if l.switches != nil {
 		p["switches"] = l.switches
-	}
-	if term == demoTerminal {
-		p["terminal"], p["terminalFrom"] = term, nil
 	}
 	return json.Marshal(p)
 }

@@ -35,10 +35,15 @@ func installPiCommand(e *env) *cli.Command {
 			}
 			path := filepath.Join(dir, pi.ExtensionName)
 			if c.Bool("uninstall") {
-				if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				err := os.Remove(path)
+				switch {
+				case errors.Is(err, fs.ErrNotExist):
+					fmt.Fprintf(e.stdout, "no extension at %s\n", path)
+				case err != nil:
 					return errorf(c, exitFailed, "%v", err)
+				default:
+					fmt.Fprintf(e.stdout, "removed %s\n", path)
 				}
-				fmt.Fprintf(e.stdout, "removed %s\n", path)
 				return nil
 			}
 			if old, err := status.ReadFileNoFollow(path); err == nil && bytes.Equal(old, pi.Extension) {

@@ -210,7 +210,7 @@ func piShowCommand(e *env) *cli.Command {
 			}
 			file, err := e.findPiSession(c.Args().First())
 			if err != nil {
-				return errorf(c, exitNoSession, "%v", err)
+				return errorf(c, exitNone, "%v", err)
 			}
 			r := transcript.NewReader(file)
 			r.Home = e.getenv("HOME")

@@ -223,6 +223,11 @@ func sessionGCCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// A state dir that cannot be read is exit 3, as for list; what
+			// fails after is gc's own I/O.
+			if err := dir.Check(status.SessionsDir, status.TerminalsDir, status.RequestsDir); err != nil {
+				return errorf(c, exitStateDir, "%v", err)
+			}
 			cleaned, err := dir.GC(e.liveness())
 			if err != nil {
 				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
