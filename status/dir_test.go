@@ -463,3 +463,44 @@ func TestIndexNeverRemovesThroughALink(t *testing.T) {
 		}
 	}
 }
+
+// TestForTerminalPlantedFifo: a named pipe where an index folder goes makes
+// the search fail at once (a reader polls every 2 s and must never hang),
+// and a writer indexing around it does not hang either.
+func TestForTerminalPlantedFifo(t *testing.T) {
+	for _, where := range []string{"t1", indexedDir} {
+		t.Run(where, func(t *testing.T) {
+			d := &Dir{Root: t.TempDir()}
+			if _, err := d.Write(testStatus("s1", os.Getpid(), "t1"), time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			p := d.Path(TerminalsDir, where)
+			if err := os.RemoveAll(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, err := d.ForTerminal("t1", Liveness{})
+				// A writer that repairs the index reads .indexed too.
+				d.Write(testStatus("s2", os.Getpid(), "t2"), time.Now())
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil {
+					t.Errorf("a fifo at terminals/%s: no error", where)
+				}
+			case <-time.After(10 * time.Second):
+				// Unblock the opener so the test can end.
+				f, _ := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+				if f != nil {
+					f.Close()
+				}
+				t.Fatalf("blocked on a fifo at terminals/%s", where)
+			}
+		})
+	}
+}

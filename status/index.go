@@ -3,6 +3,7 @@ package status
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -330,9 +331,14 @@ func sessionNames(dir string) ([]string, error) {
 }
 
 // readNames lists a folder's names, unsorted and without a stat per name.
+// It opens only a real folder: a fifo planted in its place would block the
+// open, and a link would lead the reader elsewhere.
 func readNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%w: %s", ErrSymlink, dir)
+		}
 		return nil, err
 	}
 	defer f.Close()
