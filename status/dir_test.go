@@ -504,3 +504,34 @@ func TestForTerminalPlantedFifo(t *testing.T) {
 		})
 	}
 }
+
+// TestUnchangedWriteTouchesNothing: a write that changes nothing (the
+// bridge's common case, at every event) leaves the state dir alone, the
+// index stamp included: no metadata write, no inode change for a watcher.
+func TestUnchangedWriteTouchesNothing(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	t0 := time.Now()
+	if _, err := d.Write(testStatus("s1", os.Getpid(), "t7"), t0); err != nil {
+		t.Fatal(err)
+	}
+	ctime := func(p string) syscall.Timespec {
+		t.Helper()
+		var st syscall.Stat_t
+		if err := syscall.Lstat(p, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Ctim
+	}
+	stamp := d.Path(TerminalsDir, indexedDir)
+	before := ctime(stamp)
+	time.Sleep(20 * time.Millisecond) // past the file system's time granularity
+	if wrote, err := d.Write(testStatus("s1", os.Getpid(), "t7"), t0.Add(time.Second)); wrote || err != nil {
+		t.Fatalf("same content: wrote %v, %v", wrote, err)
+	}
+	if after := ctime(stamp); after != before {
+		t.Errorf("an unchanged write re-stamped the index (ctime %v -> %v)", before, after)
+	}
+	if !d.fresh() {
+		t.Error("the index is no longer fresh")
+	}
+}

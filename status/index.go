@@ -38,8 +38,12 @@ const indexedDir = ".indexed"
 // indexed first.
 func (d *Dir) restamp(wasFresh bool) {
 	if wasFresh {
-		if t, ok := d.sessionsTime(); ok {
-			d.stampAt(t)
+		// A write that changed nothing left the stamp right: no metadata
+		// write then, at every event of every session.
+		if !d.fresh() {
+			if t, ok := d.sessionsTime(); ok {
+				d.stampAt(t)
+			}
 		}
 		return
 	}
