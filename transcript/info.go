@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -52,7 +53,7 @@ func lineAt(f *os.File, data []byte, at int, pos int64) []byte {
 
 // ReadHeader reads only a session file's header (within the first 64 KB).
 func ReadHeader(path string) (*Header, error) {
-	f, err := os.Open(path)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ func firstLine(sc *scanner, buf []byte, l *line) ([]byte, bool) {
 // latest session_info name. Only lines that mention session_info are
 // parsed, so a long transcript costs one fast scan.
 func ReadInfo(path string) (*Info, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a fifo must not block a listing
 	if err != nil {
 		return nil, err
 	}

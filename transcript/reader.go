@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"syscall"
 	"time"
@@ -175,18 +176,11 @@ func (r *Reader) reset() {
 // Update reads what was appended since the last call. A last line without
 // its newline is left for later: Pi may be writing it.
 func (r *Reader) Update() error {
-	f, err := os.Open(r.path)
+	f, fi, err := openRegular(r.path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", r.path)
-	}
 	var dev, ino uint64
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		dev, ino = uint64(st.Dev), uint64(st.Ino)
@@ -215,6 +209,26 @@ func (r *Reader) Update() error {
 		}
 	}
 	return nil
+}
+
+// openRegular opens a session file for reading, refusing anything but a
+// regular file. O_NONBLOCK: opening a fifo planted there would otherwise
+// wait for a writer forever; on a regular file it changes nothing.
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return f, fi, nil
 }
 
 // same reports whether the file is still the one read up to r.offset: the
