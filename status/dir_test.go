@@ -207,6 +207,20 @@ func TestWriteNewProcess(t *testing.T) {
 	if s, _ := d.ForTerminal("t7", Liveness{}); sessionOf(s) != "s1" {
 		t.Error("the resumed session is not live")
 	}
+	// A writer that says no startedAt at all: a new process still starts
+	// the file anew, it does not inherit the dead one's start.
+	if _, err := d.Write(testStatus("s2", 999999999, "t8"), t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Write(testStatus("s2", os.Getpid(), "t8"), now); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.Read("s2"); err != nil || !got.StartedAt.Equal(now.UTC()) {
+		t.Errorf("no startedAt given: %v, want %v (%v)", got.StartedAt, now.UTC(), err)
+	}
+	if s, _ := d.ForTerminal("t8", Liveness{}); sessionOf(s) != "s2" {
+		t.Error("a new process that gave no startedAt is not live")
+	}
 }
 
 func TestWriteRefusesSymlink(t *testing.T) {

@@ -55,7 +55,7 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 		prev, _ = Decode(prevData) // a corrupt file is simply replaced
 	}
 	if prev != nil {
-		if s.PID != prev.PID && s.StartedAt.Equal(prev.StartedAt) {
+		if s.PID != prev.PID && (s.StartedAt.IsZero() || s.StartedAt.Equal(prev.StartedAt)) {
 			// Another process took the session over (resumed after a
 			// crash): its file starts now, or the pid check would take
 			// the new process for a reused pid.
