@@ -22,6 +22,9 @@ func piBridgeCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageError(c, "takes no arguments, got %q", c.Args().First())
 			}
+			if c.Duration("poll") <= 0 {
+				return usageError(c, "--poll %s: want a positive interval", c.Duration("poll"))
+			}
 			dir, err := e.stateDir()
 			if err != nil {
 				return err
