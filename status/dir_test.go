@@ -394,19 +394,34 @@ func TestGC(t *testing.T) {
 
 func TestProcessAlive(t *testing.T) {
 	self := os.Getpid()
-	if !ProcessAlive(self, time.Now()) {
+	if !ProcessAlive(self, time.Now(), "") {
 		t.Error("this process is not alive")
 	}
-	if !ProcessAlive(self, time.Time{}) {
+	if !ProcessAlive(self, time.Time{}, "") {
 		t.Error("unknown startedAt: want alive")
 	}
-	if ProcessAlive(999999999, time.Now()) || ProcessAlive(0, time.Now()) || ProcessAlive(-1, time.Now()) {
+	if ProcessAlive(999999999, time.Now(), "") || ProcessAlive(0, time.Now(), "") || ProcessAlive(-1, time.Now(), "") {
 		t.Error("no such process is alive")
 	}
 	// A session that started long before this process: its pid was reused.
 	// Only Linux tells jig when a process started.
-	if runtime.GOOS == "linux" && ProcessAlive(self, time.Now().Add(-24*365*time.Hour)) {
+	if runtime.GOOS == "linux" && ProcessAlive(self, time.Now().Add(-24*365*time.Hour), "") {
 		t.Error("pid reuse not detected")
+	}
+	if runtime.GOOS == "linux" {
+		id := ProcessIdentity(self)
+		if id == "" {
+			t.Fatal("no identity for this process")
+		}
+		// The wall clock jumped forward since the session started (NTP, a VM
+		// or WSL waking up): startedAt now looks older than the process, yet
+		// the identity the writer recorded still says it is the same one.
+		if !ProcessAlive(self, time.Now().Add(-24*365*time.Hour), id) {
+			t.Error("a clock jump made the live session dead")
+		}
+		if ProcessAlive(self, time.Now(), id+"0") {
+			t.Error("another process's identity passed for this one")
+		}
 	}
 	l := Liveness{Host: "here"}
 	s := &Status{PID: self, StartedAt: time.Now(), Host: "there"}

@@ -37,6 +37,9 @@ func Encode(s *Status) ([]byte, error) {
 // 2 s sees no churn; it reports whether it wrote. s.UpdatedAt is set to now
 // when it writes, and to the file's time when nothing changed.
 func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
+	// What readers check the pid against. Only the writer can know it, and a
+	// value merged in from an earlier process's file would be wrong.
+	s.PIDStart = ProcessIdentity(s.PID)
 	s.Normalize()
 	if err := s.Validate(); err != nil {
 		return false, err

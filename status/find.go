@@ -15,15 +15,23 @@ func (l Liveness) Local(s *Status) bool {
 // Alive reports whether s belongs to a process of this host that still runs
 // and is the same process that started the session (not a reused pid).
 func (l Liveness) Alive(s *Status) bool {
-	return l.Local(s) && ProcessAlive(s.PID, s.StartedAt)
+	return l.Local(s) && ProcessAlive(s.PID, s.StartedAt, s.PIDStart)
 }
 
-// ProcessAlive reports whether pid runs and started no later than startedAt
-// (with a little slack for clock rounding): a process that started after the
-// session did has taken over a dead session's pid.
-func ProcessAlive(pid int, startedAt time.Time) bool {
+// ProcessAlive reports whether pid runs and is the process that wrote the
+// session. With the writer's identity of the process (pidStart), that is an
+// exact match, whatever the wall clock did since. Without it (an older file,
+// or outside Linux), pid must have started no later than startedAt, with a
+// little slack for clock rounding: a process that started after the session
+// did has taken over a dead session's pid.
+func ProcessAlive(pid int, startedAt time.Time, identity string) bool {
 	if pid <= 0 {
 		return false
+	}
+	if identity != "" {
+		if now := ProcessIdentity(pid); now != "" {
+			return now == identity
+		}
 	}
 	start, ok, running := processStart(pid)
 	if !running {

@@ -28,6 +28,7 @@ func TestHammer(t *testing.T) {
 		now := time.Now()
 		// The bytes Write will put in the file, recorded before it does.
 		want := *s
+		want.PIDStart = ProcessIdentity(s.PID)
 		want.Normalize()
 		want.UpdatedAt = now.UTC()
 		data, err := Encode(&want)

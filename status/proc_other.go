@@ -14,3 +14,6 @@ func processStart(pid int) (start time.Time, ok, running bool) {
 	err := syscall.Kill(pid, 0)
 	return time.Time{}, false, err == nil || errors.Is(err, syscall.EPERM)
 }
+
+// ProcessIdentity is "" outside Linux: liveness falls back to the start time.
+func ProcessIdentity(pid int) string { return "" }

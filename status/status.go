@@ -37,6 +37,7 @@ type Status struct {
 	Schema        int            `json:"schema"`
 	Session       string         `json:"session"`
 	PID           int            `json:"pid"`
+	PIDStart      string         `json:"pidStart,omitempty"` // which process pid is: boot id / start ticks (Linux)
 	Host          string         `json:"host"`
 	CWD           string         `json:"cwd"`
 	Terminal      *string        `json:"terminal"`

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"jig/status"
 )
 
 // Script commands for the request_*.txt scripts.
@@ -22,6 +24,15 @@ func init() {
 			ts.Fatalf("usage: livepid VAR")
 		}
 		ts.Setenv(args[0], strconv.Itoa(os.Getpid()))
+	}
+	// pidstart PID VAR: VAR is what jig records as pidStart for PID.
+	scriptCmds["pidstart"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: pidstart PID VAR")
+		}
+		pid, err := strconv.Atoi(args[0])
+		ts.Check(err)
+		ts.Setenv(args[1], status.ProcessIdentity(pid))
 	}
 	// deadpid VAR: VAR is the pid of a process that has exited.
 	scriptCmds["deadpid"] = func(ts *testscript.TestScript, neg bool, args []string) {
