@@ -17,8 +17,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"jig/engine"
 	"jig/pi"
@@ -429,7 +431,23 @@ func (b *Bridge) call(c CallEvent) {
 
 func (b *Bridge) decide(d DecisionEvent) {
 	lc := b.callAt(d.ID)
-	lc.action, lc.decision, lc.answer = d.Action, d.Decision, d.Answer
+	lc.action, lc.decision, lc.answer = label(d.Action), label(d.Decision), label(d.Answer)
+}
+
+// label keeps a word from another extension only if it looks like a name
+// ("allow", "ask", "deny once", "git-push"): short, letters, digits, spaces
+// and . _ : , -. Anything else (a path, a command line, a secret) is dropped,
+// so the status file's "no values" rule does not rest on what jig-core sends.
+func label(s string) string {
+	if len(s) > 80 {
+		return ""
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" ._:,-", r) {
+			return ""
+		}
+	}
+	return s
 }
 
 // Status is the file's content now: the transcript (read up to its end),

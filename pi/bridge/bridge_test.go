@@ -427,3 +427,20 @@ func TestRefreshReadsWhatPiWroteAfterTheLastEvent(t *testing.T) {
 		t.Errorf("usage %+v after a refresh, want the new reply's", u)
 	}
 }
+
+func TestDecisionWordsAreNamesOnly(t *testing.T) {
+	for in, want := range map[string]string{
+		"allow":                        "allow",
+		"ask → allow":                  "",
+		"deny once":                    "deny once",
+		"git-push:force":               "git-push:force",
+		"rm -rf /home/me":              "",
+		"curl https://x?token=SECRET1": "",
+		"allowed by rule 3, once":      "allowed by rule 3, once",
+		strings.Repeat("a", 81):        "",
+	} {
+		if got := label(in); got != want {
+			t.Errorf("label(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
