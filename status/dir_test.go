@@ -568,3 +568,26 @@ func TestUnchangedWriteTouchesNothing(t *testing.T) {
 		t.Error("the index is no longer fresh")
 	}
 }
+
+// Both ways of finding a terminal's session, the whole status and the raw
+// file, trust the writer's pidStart over a startedAt the clock has jumped
+// past: the raw path decodes only a few fields and must include it.
+func TestForTerminalTrustsPIDStart(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("pidStart is read on Linux only")
+	}
+	d := &Dir{Root: t.TempDir()}
+	term := "t7"
+	s := &Status{Session: "s1", PID: os.Getpid(), State: Idle,
+		Terminals: []TerminalID{{From: "HC_TERMINAL_ID", ID: term}}, Terminal: &term,
+		StartedAt: time.Now().Add(-24 * 365 * time.Hour)} // before this process began: only pidStart vouches for it
+	if _, err := d.Write(s, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.ForTerminal(term, Liveness{}); err != nil || got == nil {
+		t.Errorf("ForTerminal = %v, %v; want the session", got, err)
+	}
+	if got, err := d.ForTerminalRaw(term, Liveness{}); err != nil || got == nil {
+		t.Errorf("ForTerminalRaw = %q, %v; want the file", got, err)
+	}
+}

@@ -217,6 +217,7 @@ type head struct {
 	Schema    any          `json:"schema"`
 	Session   string       `json:"session"`
 	PID       int          `json:"pid"`
+	PIDStart  string       `json:"pidStart"`
 	Host      string       `json:"host"`
 	Terminal  *string      `json:"terminal"`
 	Terminals []TerminalID `json:"terminals"`
@@ -255,7 +256,7 @@ func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, er
 			if json.Unmarshal(data, &h) != nil || h.Schema != float64(Schema) {
 				continue
 			}
-			s = &Status{Schema: Schema, Session: h.Session, PID: h.PID, Host: h.Host, Terminal: h.Terminal,
+			s = &Status{Schema: Schema, Session: h.Session, PID: h.PID, PIDStart: h.PIDStart, Host: h.Host, Terminal: h.Terminal,
 				Terminals: h.Terminals, StartedAt: h.StartedAt, UpdatedAt: h.UpdatedAt}
 		}
 		if s.HasTerminal(id) && live.Alive(s) {
