@@ -24,38 +24,10 @@ func Path(dir *status.Dir, session string) string {
 // read, merge and replace a waiting request; takers while they claim one.
 const lockName = ".lock"
 
-// lockWait bounds how long anyone waits for the lock; it is held for the
-// time of a small read and a rename.
-const lockWait = 5 * time.Second
-
-// ErrLocked is returned when the lock stays held past lockWait.
-var ErrLocked = errors.New("the requests folder stays locked")
-
-// lock takes the requests folder's lock, polling without blocking so the
-// wait is bounded.
+// lock takes the requests folder's lock, waiting at most status.LockWait;
+// it is held for the time of a small read and a rename.
 func lock(dir *status.Dir) (unlock func(), err error) {
-	f, err := os.OpenFile(dir.Path(status.RequestsDir, lockName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	deadline := time.NewTimer(lockWait)
-	defer deadline.Stop()
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { f.Close() }, nil // closing the file drops the lock
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, err
-		}
-		select {
-		case <-deadline.C:
-			f.Close()
-			return nil, ErrLocked
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
+	return status.LockFile(dir.Path(status.RequestsDir, lockName), status.LockWait)
 }
 
 // ErrFull is returned when a request, merged with the one waiting, would

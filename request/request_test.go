@@ -129,7 +129,7 @@ func TestSendWritesPrivateFile(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("request file mode %o, want 600", fi.Mode().Perm())
 	}
-	if filepath.Base(Path(dir, "s/1")) != "s_1.json" {
+	if filepath.Base(Path(dir, "s/1")) != "s_1~81764e195c3a6592.json" {
 		t.Errorf("request file %s, want the status file's name", Path(dir, "s/1"))
 	}
 	di, _ := os.Stat(dir.Path(status.RequestsDir))

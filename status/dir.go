@@ -117,32 +117,38 @@ func checkDir(p string, fix bool) error {
 // under the usual 255-byte name limit.
 const maxName = 200
 
-// SafeName turns an id into a file name: characters other than letters,
-// digits, '.', '-' and '_' become '_'. A name that would be empty, '.', '..'
-// or hidden gets a leading '_', so it never names the folder itself, its
-// parent, or a temp file. An over-long name is cut and given a hash of the
-// whole id, so two long ids do not collide.
+// SafeName turns an id into a file name. An id of letters, digits, '.', '-'
+// and '_' that does not start with '.' is its own name (every UUID). Any
+// other id has its other characters turned into '_' (and a leading '_'
+// added when it would be empty or hidden), then '~' and a hash of the whole
+// id appended: '~' is never in a plain name, so "a/b" and "a b" and the plain
+// "a_b" get three names, and no session can take over another's file. An
+// over-long name is cut and given the hash the same way.
 func SafeName(id string) string {
 	var b strings.Builder
+	replaced := false
 	for _, r := range id {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
 			b.WriteRune(r)
 		default:
 			b.WriteByte('_')
+			replaced = true
 		}
 	}
 	name := b.String()
 	if name == "" || name[0] == '.' {
 		name = "_" + name
+		replaced = true
 	}
-	if len(name) > maxName {
-		// FNV, not SHA-256: the ids are the sessions' own, not an
-		// adversary's, and the crypto packages would cost every reader's
-		// start-up.
-		h := fnv.New128a()
-		h.Write([]byte(id))
-		name = name[:maxName-33] + "-" + hex.EncodeToString(h.Sum(nil))
+	if !replaced && len(name) <= maxName {
+		return name
 	}
-	return name
+	// FNV, not SHA-256: the crypto packages would cost every reader's
+	// start-up, and a writer never merges over another id's file anyway
+	// (Dir.Update).
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	sum := hex.EncodeToString(h.Sum(nil))
+	return name[:min(len(name), maxName-len(sum)-1)] + "~" + sum
 }

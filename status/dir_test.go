@@ -36,16 +36,23 @@ func TestLocate(t *testing.T) {
 func TestSafeName(t *testing.T) {
 	for id, want := range map[string]string{
 		"0190a7c2-5f3e_x.y": "0190a7c2-5f3e_x.y",
-		"a/b c":             "a_b_c",
-		"../../etc/passwd":  "_.._.._etc_passwd",
-		"":                  "_",
-		".":                 "_.",
-		"..":                "_..",
-		".hidden":           "_.hidden",
-		"é":                 "_",
-		"a\x00b":            "a_b",
+		"a_b":               "a_b",
+		"a/b c":             "a_b_c~",
+		"../../etc/passwd":  "_.._.._etc_passwd~",
+		"":                  "_~",
+		".":                 "_.~",
+		"..":                "_..~",
+		".hidden":           "_.hidden~",
+		"é":                 "_~",
+		"a\x00b":            "a_b~",
 	} {
-		if got := SafeName(id); got != want {
+		got := SafeName(id)
+		if strings.HasSuffix(want, "~") {
+			// replaced characters: the name ends in '~' and a hash
+			if !strings.HasPrefix(got, want) || len(got) != len(want)+16 {
+				t.Errorf("SafeName(%q) = %q, want %q and a hash", id, got, want)
+			}
+		} else if got != want {
 			t.Errorf("SafeName(%q) = %q, want %q", id, got, want)
 		}
 	}
@@ -55,11 +62,27 @@ func TestSafeName(t *testing.T) {
 	}
 }
 
+// Ids that differ only in characters a file name cannot hold get different
+// names, and none takes a plain id's name: the defect was "a/b" and "a b"
+// sharing a_b.json, the second session inheriting the first's data.
+func TestSafeNameNoCollision(t *testing.T) {
+	seen := map[string]string{}
+	for _, id := range []string{"a_b", "a/b", "a b", "a:b", "a\x00b", "%3", "_3", "w1:p2", "w1_p2", "a_b~0"} {
+		n := SafeName(id)
+		if other, ok := seen[n]; ok {
+			t.Errorf("%q and %q share the name %q", id, other, n)
+		}
+		seen[n] = id
+	}
+}
+
 // FuzzSafeName: whatever the id, the name stays in its folder: one path
 // element, not the folder or its parent, not a hidden (temp) file, short
-// enough for a file system, and the same id always gives the same name.
+// enough for a file system, and the same id always gives the same name. A
+// name holds '~' exactly when the id was not its own name, so a plain id
+// never meets a replaced one.
 func FuzzSafeName(f *testing.F) {
-	for _, s := range []string{"", ".", "..", "a/b", "/", "\x00", "..\\..", strings.Repeat("é", 200), "%3", "w1:p2"} {
+	for _, s := range []string{"", ".", "..", "a/b", "/", "\x00", "..\\..", strings.Repeat("é", 200), "%3", "w1:p2", "a_b"} {
 		f.Add(s)
 	}
 	root := f.TempDir()
@@ -72,9 +95,12 @@ func FuzzSafeName(f *testing.F) {
 			t.Fatalf("SafeName(%q) = %q: too long or not UTF-8", id, name)
 		}
 		for _, r := range name {
-			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_' || r == '~') {
 				t.Fatalf("SafeName(%q) = %q holds %q", id, name, r)
 			}
+		}
+		if plain := name == id; plain == strings.Contains(name, "~") {
+			t.Fatalf("SafeName(%q) = %q: plain %v but '~' %v", id, name, plain, !plain)
 		}
 		d := &Dir{Root: root}
 		p := d.SessionPath(id)
@@ -374,7 +400,7 @@ func TestGC(t *testing.T) {
 	}
 	os.WriteFile(d.SessionPath("broken"), []byte("{"), 0o600)
 	os.WriteFile(d.Path(TerminalsDir, "t1", "ghost"), nil, 0o600)
-	c, err := d.GC(live)
+	c, err := d.GC(live, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,7 +509,7 @@ func TestIndexNeverRemovesThroughALink(t *testing.T) {
 	if err := d.Remove("s1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.GC(Liveness{}); err != nil {
+	if _, err := d.GC(Liveness{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []string{"s1", "s2"} {

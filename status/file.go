@@ -31,12 +31,72 @@ func Encode(s *Status) ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
-// Write puts s in its file in one step (temp file, fsync, rename), mode 0600
-// whatever the umask, and keeps the terminal index up to date. It writes only
-// when the content changed, ignoring updatedAt, so a reader polling every
-// 2 s sees no churn; it reports whether it wrote. s.UpdatedAt is set to now
-// when it writes, and to the file's time when nothing changed.
+// ErrForeign is returned when the file at a session's name belongs to
+// another session id: a writer never merges one session over another.
+var ErrForeign = errors.New("the file belongs to another session")
+
+// Update is every writer's read-merge-write of a session's file. Holding the
+// session's lock, it reads the file (prev: nil when there is none, or when
+// it is corrupt and is simply replaced), lets build make the next status
+// from it, and writes that as Write says. No other writer of the session
+// can come between the read and the write, so no change is lost.
+func (d *Dir) Update(session string, now time.Time, build func(prev *Status) (*Status, error)) (bool, error) {
+	if err := d.Ensure(SessionsDir); err != nil {
+		return false, err
+	}
+	unlock, err := d.Lock(session)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	prevData, prev, err := d.readPrev(session)
+	if err != nil {
+		return false, err
+	}
+	s, err := build(prev)
+	if err != nil {
+		return false, err
+	}
+	if s.Session != session {
+		return false, fmt.Errorf("writing session %q as %q", s.Session, session)
+	}
+	return d.write(s, prevData, prev, now)
+}
+
+// Write puts s in its file as the whole new content, under the session's
+// lock (see Update, for a write built on the file as it is).
 func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
+	return d.Update(s.Session, now, func(*Status) (*Status, error) { return s, nil })
+}
+
+// readPrev reads a session's file as it is: its bytes and its status, nil
+// when missing or corrupt.
+func (d *Dir) readPrev(session string) ([]byte, *Status, error) {
+	path := d.SessionPath(session)
+	data, err := ReadFileNoFollow(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	prev, err := Decode(data)
+	if err != nil {
+		return data, nil, nil // a corrupt file is simply replaced
+	}
+	if prev.Session != session {
+		return nil, nil, fmt.Errorf("%w: %s holds session %q", ErrForeign, path, Cut(prev.Session))
+	}
+	return data, prev, nil
+}
+
+// write puts s in its file in one step (temp file, fsync, rename), mode
+// 0600 whatever the umask, and keeps the terminal index up to date; the
+// caller holds the session's lock. It writes only when the content
+// changed, ignoring updatedAt, so a reader polling every 2 s sees no churn;
+// it reports whether it wrote. s.UpdatedAt is set to now when it writes,
+// and to the file's time when nothing changed.
+func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bool, error) {
 	// What readers check the pid against. Only the writer can know it, and a
 	// value merged in from an earlier process's file would be wrong.
 	s.PIDStart = ProcessIdentity(s.PID)
@@ -44,19 +104,12 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 	if err := s.Validate(); err != nil {
 		return false, err
 	}
-	if err := d.Ensure(SessionsDir); err != nil {
+	// Every folder the index will use is checked before the file is
+	// replaced: a refused write changes nothing.
+	if err := d.checkIndexDirs(s); err != nil {
 		return false, err
 	}
 	wasFresh := d.fresh() // before any change of ours
-	path := d.SessionPath(s.Session)
-	prevData, err := ReadFileNoFollow(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, err
-	}
-	var prev *Status
-	if prevData != nil {
-		prev, _ = Decode(prevData) // a corrupt file is simply replaced
-	}
 	if prev != nil {
 		if s.PID != prev.PID && (s.StartedAt.IsZero() || s.StartedAt.Equal(prev.StartedAt)) {
 			// Another process took the session over (resumed after a
@@ -83,7 +136,12 @@ func (d *Dir) Write(s *Status, now time.Time) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := WriteFileAtomic(path, data); err != nil {
+	if len(data) > MaxFileSize {
+		// Bound keeps every field short enough that this cannot happen; a
+		// file readers would refuse is never written.
+		return false, fmt.Errorf("the status would be %d bytes, over the %d readers take", len(data), MaxFileSize)
+	}
+	if err := WriteFileAtomic(d.SessionPath(s.Session), data); err != nil {
 		return false, err
 	}
 	return true, d.index(s, prev, wasFresh)
@@ -166,9 +224,22 @@ func (d *Dir) Remove(session string) error {
 	if err := d.Check(SessionsDir, TerminalsDir); err != nil {
 		return err
 	}
+	unlock, err := d.Lock(session)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return d.remove(session)
+}
+
+// remove is Remove for a caller that holds the session's lock.
+func (d *Dir) remove(session string) error {
 	wasFresh := d.fresh()
 	path := d.SessionPath(session)
 	s, _ := readStatus(path)
+	if s != nil && s.Session != session {
+		return fmt.Errorf("%w: %s holds session %q", ErrForeign, path, Cut(s.Session))
+	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

@@ -186,7 +186,7 @@ func TestConcurrentWriters(t *testing.T) {
 	if s, _ := d.ForTerminal("shared", Liveness{}); s == nil {
 		t.Error("nothing found in the shared terminal")
 	}
-	if c, err := d.GC(Liveness{}); err != nil || c.Markers != 0 {
+	if c, err := d.GC(Liveness{}, time.Now()); err != nil || c.Markers != 0 {
 		t.Errorf("gc found %d stale markers (%v)", c.Markers, err)
 	}
 }

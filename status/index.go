@@ -111,6 +111,16 @@ func (d *Dir) fresh() bool {
 	return err == nil && ii.IsDir() && ii.ModTime().Equal(si.ModTime())
 }
 
+// checkIndexDirs refuses a write whose index folders are not safe (a
+// planted link or file at terminals/<id>), before the file is replaced.
+func (d *Dir) checkIndexDirs(s *Status) error {
+	subs := []string{TerminalsDir, filepath.Join(TerminalsDir, indexedDir)}
+	for _, t := range s.Terminals {
+		subs = append(subs, filepath.Join(TerminalsDir, SafeName(t.ID)))
+	}
+	return d.Check(subs...)
+}
+
 // index brings the index up to date with s, just written over prev, and
 // stamps it.
 func (d *Dir) index(s, prev *Status, wasFresh bool) error {
@@ -352,16 +362,22 @@ func readNames(dir string) ([]string, error) {
 
 // Cleaned says what GC did.
 type Cleaned struct {
-	Sessions []string // the sessions whose files it removed
-	Markers  int      // the stale index markers it removed
-	Skipped  []Entry  // the files it could not read and left alone
+	Sessions  []string // the sessions whose files it removed
+	Markers   int      // the stale index markers it removed
+	Temps     int      // temp files of writes cut short
+	Leftovers int      // cursors, requests, claims and locks of ended sessions
+	Links     int      // links planted in sessions/, removed (never followed)
+	Skipped   []Entry  // the files it could not read and left alone
 }
 
 // GC removes the status files of this host's sessions whose process is gone
-// (or whose pid another process took), and then every index marker that no
-// status file backs. Files of other hosts, and files it cannot read, stay:
-// it cannot tell whether their session runs.
-func (d *Dir) GC(live Liveness) (Cleaned, error) {
+// (or whose pid another process took), every index marker that no status
+// file backs, and what ended sessions and killed writers left behind.
+// Files of other hosts, and files it cannot read, stay: it cannot tell
+// whether their session runs. Each removal is decided again under the
+// session's lock, on the file as it is then, so a writer working meanwhile
+// never has its session or its index entry removed.
+func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 	var c Cleaned
 	entries, err := d.List()
 	if err != nil {
@@ -370,28 +386,58 @@ func (d *Dir) GC(live Liveness) (Cleaned, error) {
 	byName := map[string]*Status{}
 	for _, e := range entries {
 		switch {
+		case errors.Is(e.Err, ErrSymlink):
+			// jig makes no link in sessions/: the link goes, never what it names
+			if os.Remove(d.Path(SessionsDir, e.Name+".json")) == nil {
+				c.Links++
+			}
 		case e.Err != nil:
 			c.Skipped = append(c.Skipped, e)
 		case live.Local(e.Status) && !live.Alive(e.Status):
-			if err := d.Remove(e.Status.Session); err != nil {
+			removed, err := d.removeEnded(e.Status.Session, live)
+			if err != nil {
 				return c, err
 			}
-			c.Sessions = append(c.Sessions, e.Status.Session)
+			if removed {
+				c.Sessions = append(c.Sessions, e.Status.Session)
+			}
 		default:
 			byName[e.Name] = e.Status
 		}
 	}
-	n, err := d.cleanIndex(byName, c.Skipped)
-	c.Markers = n
-	if err == nil {
-		d.repair()
+	if c.Markers, err = d.cleanIndex(byName, c.Skipped); err != nil {
+		return c, err
 	}
+	d.repair()
+	if c.Temps, err = d.RemoveStaleTemps(now); err != nil {
+		return c, err
+	}
+	c.Leftovers, err = d.removeLeftovers(now)
 	return c, err
 }
 
+// removeEnded removes a session's file if, read again under its lock, its
+// process is still gone: a new process may have resumed the session since
+// the listing.
+func (d *Dir) removeEnded(session string, live Liveness) (bool, error) {
+	unlock, err := d.Lock(session)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	s, err := d.Read(session)
+	if err != nil || live.Alive(s) {
+		return false, nil
+	}
+	return true, d.remove(session)
+}
+
 // cleanIndex removes the markers of sessions that are gone or no longer name
-// the marker's terminal, and empty terminal folders. Markers of files that
-// could not be read stay: the file may be mid-way through a foreign write.
+// the marker's terminal, and empty terminal folders. A marker the listing
+// found stale is checked again under its session's lock against the file
+// as it is then: a writer may have moved the session to that terminal since.
+// Markers of files that could not be read stay: the file may be mid-way
+// through a foreign write.
 func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error) {
 	if err := d.Check(TerminalsDir); err != nil {
 		return 0, err
@@ -407,6 +453,9 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 	if err != nil {
 		return 0, err
 	}
+	stale := func(s *Status, dir string) bool {
+		return s == nil || (dir != indexedDir && !s.hasTerminalDir(dir))
+	}
 	removed := 0
 	for _, dir := range dirs {
 		if !isRealDir(d.Path(TerminalsDir, dir)) {
@@ -417,16 +466,86 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 			continue
 		}
 		for _, m := range markers {
-			s := byName[m]
-			stale := s == nil || (dir != indexedDir && !s.hasTerminalDir(dir))
-			if stale && !keep[m] {
+			if keep[m] || !stale(byName[m], dir) {
+				continue
+			}
+			unlock, err := d.lockName(m)
+			if err != nil {
+				continue // a writer at work: next time
+			}
+			now, err := readStatus(d.Path(SessionsDir, m+".json"))
+			if (err == nil || errors.Is(err, fs.ErrNotExist)) && stale(now, dir) {
 				if os.Remove(d.Path(TerminalsDir, dir, m)) == nil {
 					removed++
 				}
 			}
+			unlock()
 		}
 		if dir != indexedDir {
 			os.Remove(d.Path(TerminalsDir, dir)) // only when empty
+		}
+	}
+	return removed, nil
+}
+
+// CursorsDir holds, per session, where `jig session write --transcript`
+// stopped reading the transcript.
+const CursorsDir = "cursors"
+
+// LeftoverGrace is how long a cursor, request or lock with no status file
+// beside it is left alone: a session starting or resuming writes its status
+// file a moment after, and a request sent while it restarts must not be lost.
+const LeftoverGrace = 10 * time.Minute
+
+// removeLeftovers removes what ended sessions leave beside their status
+// files: cursors/, requests/ and locks/ files whose session has no status
+// file and that nobody touched for LeftoverGrace, and claim files of takers
+// that died mid-take. It never follows a link: a planted one is removed by
+// name.
+func (d *Dir) removeLeftovers(now time.Time) (int, error) {
+	if err := d.Check(SessionsDir, CursorsDir, RequestsDir, LocksDir); err != nil {
+		return 0, err
+	}
+	removed := 0
+	for _, sub := range []string{CursorsDir, RequestsDir, LocksDir} {
+		des, err := os.ReadDir(d.Path(sub))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return removed, err
+		}
+		for _, de := range des {
+			name := de.Name()
+			fi, err := de.Info()
+			if err != nil || now.Sub(fi.ModTime()) <= LeftoverGrace {
+				continue
+			}
+			ext := ".json"
+			if sub == LocksDir {
+				ext = ".lock"
+			}
+			switch {
+			case sub == RequestsDir && strings.HasPrefix(name, ".claim-"):
+			case strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ext):
+				continue // the requests lock, a temp file being written
+			default:
+				session := strings.TrimSuffix(name, ext)
+				if _, err := os.Lstat(d.Path(SessionsDir, session+".json")); !errors.Is(err, fs.ErrNotExist) {
+					continue // the session still has its file
+				}
+				if sub == LocksDir && de.Type().IsRegular() {
+					// taken, so no writer is at work; letting it go removes it
+					if unlock, ok := d.tryLockName(session); ok {
+						unlock()
+						removed++
+					}
+					continue
+				}
+			}
+			if os.RemoveAll(d.Path(sub, name)) == nil {
+				removed++
+			}
 		}
 	}
 	return removed, nil

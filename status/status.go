@@ -236,6 +236,7 @@ func (s *Status) Normalize() {
 		s.Switches.Skills = map[string]bool{}
 	}
 	s.Outputs = LimitOutputs(s.Outputs)
+	s.Bound()
 	if s.Context.Percent == nil && s.Context.Tokens != nil && s.Context.Window != nil && *s.Context.Window > 0 {
 		p := float64(*s.Context.Tokens) / float64(*s.Context.Window) * 100
 		s.Context.Percent = &p
@@ -275,6 +276,9 @@ func (s *Status) Validate() error {
 		return fmt.Errorf("pid %d: want a process id", s.PID)
 	case s.State != Busy && s.State != Idle:
 		return fmt.Errorf("state %q: want %q or %q", s.State, Busy, Idle)
+	}
+	if err := s.validateFields(); err != nil {
+		return err
 	}
 	for _, o := range s.Outputs {
 		if o.Action != Created && o.Action != Changed {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -585,6 +586,9 @@ func (r *Reader) result(m *message, at int64) {
 		return
 	}
 	path := ResolvePath(r.header.CWD, r.Home, p.path)
+	if !filepath.IsAbs(path) {
+		return // no cwd to place it in: the status file takes absolute paths only
+	}
 	switch p.tool {
 	case "read":
 		r.touched[path] = true

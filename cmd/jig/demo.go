@@ -261,11 +261,10 @@ func (d *demoReplay) step(line []byte, en demoEntry, at time.Time) (*status.Stat
 	if err != nil {
 		return nil, err
 	}
-	s, err := d.e.buildStatus(d.dir, d.id, os.Getpid(), d.reader.Derive(d.repos.Repo), patch)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := d.dir.Write(s, at); err != nil {
+	derived := d.reader.Derive(d.repos.Repo)
+	if _, err := d.dir.Update(d.id, at, func(prev *status.Status) (*status.Status, error) {
+		return d.e.buildStatus(prev, d.id, os.Getpid(), derived, patch)
+	}); err != nil {
 		return nil, err
 	}
 	found, err := d.dir.ForTerminal(d.term, d.e.liveness())

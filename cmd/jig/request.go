@@ -283,17 +283,21 @@ func (e *env) printRequest(c *cli.Context, req *request.Request) error {
 // writeAnswer puts a bad request's answer into the session's status file,
 // through the status writer; a session without a status file gets none.
 func (e *env) writeAnswer(dir *status.Dir, session string, a *status.Answer) error {
-	s, err := dir.Read(session)
-	if errors.Is(err, fs.ErrNotExist) {
+	_, err := dir.Update(session, e.now(), func(s *status.Status) (*status.Status, error) {
+		if s == nil {
+			return nil, errNoStatus
+		}
+		s.LastRequest = a
+		return s, nil
+	})
+	if errors.Is(err, errNoStatus) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	s.LastRequest = a
-	_, err = dir.Write(s, e.now())
 	return err
 }
+
+// errNoStatus stops an update of a session that has no status file.
+var errNoStatus = errors.New("no status file")
 
 func requestHandleCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -320,27 +324,32 @@ func requestHandleCommand(e *env) *cli.Command {
 				return err
 			}
 			// The status file holds the kept switches and takes the answer:
-			// without it, the request stays waiting rather than be lost.
-			s, err := dir.Read(session)
-			if errors.Is(err, fs.ErrNotExist) {
-				return errorf(c, exitNoSession, "session %s has no status file; write it first", session)
-			}
-			if err != nil {
-				return fileError(c, err)
-			}
-			out, err := request.Handle(dir, session, have, s.Switches, e.now())
+			// without it, the request stays waiting rather than be lost. The
+			// session's lock is held from reading the switches to writing
+			// the answer.
+			var out *request.Outcome
 			var bad *request.BadError
-			if err != nil && !errors.As(err, &bad) {
-				return fileError(c, err)
-			}
-			if out == nil && bad == nil {
-				return silent(exitNone)
-			}
-			if out != nil {
-				s.Switches, s.LastRequest = out.Switches, &out.Answer
-				if _, werr := dir.Write(s, e.now()); werr != nil {
-					return fileError(c, werr)
+			var takeErr error
+			_, err = dir.Update(session, e.now(), func(s *status.Status) (*status.Status, error) {
+				if s == nil {
+					return nil, errNoStatus
 				}
+				out, takeErr = request.Handle(dir, session, have, s.Switches, e.now())
+				if takeErr != nil && !errors.As(takeErr, &bad) {
+					return nil, takeErr
+				}
+				if out != nil {
+					s.Switches, s.LastRequest = out.Switches, &out.Answer
+				}
+				return s, nil
+			})
+			switch {
+			case errors.Is(err, errNoStatus):
+				return errorf(c, exitNoSession, "session %s has no status file; write it first", session)
+			case err != nil:
+				return fileError(c, err)
+			case out == nil && bad == nil:
+				return silent(exitNone)
 			}
 			if bad != nil {
 				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))

@@ -94,11 +94,16 @@ func sessionWriteCommand(e *env) *cli.Command {
 			if pid == 0 {
 				pid = os.Getppid()
 			}
-			s, err := e.buildStatus(dir, id, pid, derived, live)
-			if err != nil {
-				return errorf(c, stateErrorCode(err, exitBadInput), "%v", err)
+			var badInput error
+			_, err = dir.Update(id, e.now(), func(prev *status.Status) (*status.Status, error) {
+				s, err := e.buildStatus(prev, id, pid, derived, live)
+				badInput = err
+				return s, err
+			})
+			if badInput != nil {
+				return errorf(c, exitBadInput, "%v", badInput)
 			}
-			if _, err := dir.Write(s, e.now()); err != nil {
+			if err != nil {
 				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
 			return nil
@@ -108,20 +113,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 
 // buildStatus lays the transcript and what the agent says live over the
 // previous file (engine.Build) and fills what the environment knows and
-// nobody said.
-func (e *env) buildStatus(dir *status.Dir, id string, pid int, derived *transcript.Derived, live []byte) (*status.Status, error) {
-	if err := dir.Check(status.SessionsDir); err != nil {
-		return nil, err
-	}
-	prev, err := status.ReadFileNoFollow(dir.SessionPath(id))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	var prevStatus *status.Status
-	if prev != nil {
-		prevStatus, _ = status.Decode(prev) // a corrupt previous file is replaced, not merged
-	}
-	s, err := engine.Build(prevStatus, derived, live)
+// nobody said. Its errors are the input's.
+func (e *env) buildStatus(prev *status.Status, id string, pid int, derived *transcript.Derived, live []byte) (*status.Status, error) {
+	s, err := engine.Build(prev, derived, live)
 	if err != nil {
 		return nil, errors.New("stdin: " + err.Error())
 	}

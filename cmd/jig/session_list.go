@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
-	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -228,80 +225,32 @@ func sessionGCCommand(e *env) *cli.Command {
 			if err := dir.Check(status.SessionsDir, status.TerminalsDir, status.RequestsDir); err != nil {
 				return errorf(c, exitStateDir, "%v", err)
 			}
-			cleaned, err := dir.GC(e.liveness())
+			cleaned, err := dir.GC(e.liveness(), e.now())
 			if err != nil {
 				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
 			for _, en := range cleaned.Skipped {
 				fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
 			}
-			temps, err := dir.RemoveStaleTemps(e.now())
-			if err != nil {
-				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-			}
-			left, err := removeLeftovers(dir, e.now())
-			if err != nil {
-				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-			}
 			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s",
 				len(cleaned.Sessions), plural(len(cleaned.Sessions), "session", "sessions"),
 				cleaned.Markers, plural(cleaned.Markers, "entry", "entries"))
-			if temps > 0 {
-				fmt.Fprintf(e.stdout, ", %d unfinished %s", temps, plural(temps, "write", "writes"))
-			}
-			if left > 0 {
-				fmt.Fprintf(e.stdout, ", %d %s of ended sessions", left, plural(left, "leftover", "leftovers"))
+			for _, n := range []struct {
+				n         int
+				one, many string
+			}{
+				{cleaned.Temps, "unfinished write", "unfinished writes"},
+				{cleaned.Leftovers, "leftover of ended sessions", "leftovers of ended sessions"},
+				{cleaned.Links, "planted link", "planted links"},
+			} {
+				if n.n > 0 {
+					fmt.Fprintf(e.stdout, ", %d %s", n.n, plural(n.n, n.one, n.many))
+				}
 			}
 			fmt.Fprintln(e.stdout)
 			return nil
 		},
 	}
-}
-
-// leftoverGrace is how long a cursor or request with no status file beside
-// it is left alone: a session starting or resuming writes its status file a
-// moment after, and a request sent while it restarts must not be lost.
-const leftoverGrace = 10 * time.Minute
-
-// removeLeftovers removes what ended sessions leave beside their status
-// files: cursors/ and requests/ files whose session has no status file and
-// that nobody touched for leftoverGrace, and claim files of takers that died
-// mid-take. It never follows a link: a planted one is removed by name.
-func removeLeftovers(dir *status.Dir, now time.Time) (int, error) {
-	if err := dir.Check(status.SessionsDir, cursorsDir, status.RequestsDir); err != nil {
-		return 0, err
-	}
-	old := func(fi fs.FileInfo) bool { return now.Sub(fi.ModTime()) > leftoverGrace }
-	removed := 0
-	for _, sub := range []string{cursorsDir, status.RequestsDir} {
-		des, err := os.ReadDir(dir.Path(sub))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return removed, err
-		}
-		for _, de := range des {
-			name := de.Name()
-			fi, err := de.Info()
-			if err != nil || !old(fi) {
-				continue
-			}
-			switch {
-			case strings.HasPrefix(name, ".claim-"):
-			case strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json"):
-				continue // the lock, a temp file being written
-			default:
-				if _, err := os.Lstat(dir.Path(status.SessionsDir, name)); !errors.Is(err, fs.ErrNotExist) {
-					continue // the session still has its file
-				}
-			}
-			if os.RemoveAll(dir.Path(sub, name)) == nil {
-				removed++
-			}
-		}
-	}
-	return removed, nil
 }
 
 func plural(n int, one, many string) string {

@@ -13,7 +13,7 @@ import (
 // cursorsDir holds, per session, where `jig session write --transcript`
 // stopped reading, so a hook after every tool call reads only what Pi
 // appended since.
-const cursorsDir = "cursors"
+const cursorsDir = status.CursorsDir
 
 // readTranscript reads Pi's session file from the saved cursor on, derives
 // the status fields and saves the new cursor (0600, one step).

@@ -16,7 +16,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -361,8 +363,7 @@ func (b *Bridge) hello(m Message) error {
 // longer runs: a Pi killed hard with its bridge leaves its file behind, and
 // maybe the temp file of a write it was in the middle of.
 func (b *Bridge) removeCrashed() {
-	b.Dir.GC(status.Liveness{Host: b.Host})
-	b.Dir.RemoveStaleTemps(b.Now())
+	b.Dir.GC(status.Liveness{Host: b.Host}, b.Now())
 }
 
 // Refresh rewrites the file when the transcript grew since the last event:
@@ -419,7 +420,7 @@ func (b *Bridge) call(c CallEvent) {
 			b.send(Checked{Type: "checked", ID: c.ID})
 		}
 	case "end":
-		if p := lc.path; p != "" && !c.Error {
+		if p := lc.path; filepath.IsAbs(p) && !c.Error { // the status file takes absolute paths only
 			o := status.Output{Path: p, Action: status.Changed, At: b.Now().UTC()}
 			if !lc.existed || b.outputs[p].Action == status.Created {
 				o.Action = status.Created // created once stays created
@@ -454,6 +455,12 @@ func label(s string) string {
 // then what Pi said live over it (engine.Build), then what the bridge
 // itself knows.
 func (b *Bridge) Status() (*status.Status, error) {
+	return b.statusOver(b.last)
+}
+
+// statusOver is Status built over prev: the file as another writer may
+// have left it (see write), or the last status built.
+func (b *Bridge) statusOver(prev *status.Status) (*status.Status, error) {
 	var derived *transcript.Derived
 	if b.reader != nil {
 		// Pi writes the transcript lazily: until its first reply there is none.
@@ -461,7 +468,7 @@ func (b *Bridge) Status() (*status.Status, error) {
 			derived = b.reader.Derive(b.repos.Repo)
 		}
 	}
-	s, err := engine.Build(b.last, derived, b.liveWithOutputs())
+	s, err := engine.Build(prev, derived, b.liveWithOutputs())
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %v", err)
 	}
@@ -490,7 +497,7 @@ func (b *Bridge) Status() (*status.Status, error) {
 			s.ContextDetail = b.contextDetail(c, s.Context.Window)
 		}
 	}
-	s.Switches = b.switches
+	s.Switches = overlaySwitches(prev, b.switches)
 	s.LastRequest = b.answer
 	s.StartedAt = b.startedAt
 	b.last = s
@@ -534,18 +541,38 @@ func (b *Bridge) addDecisions(recent []status.Call) {
 	}
 }
 
+// write builds the status over the file as it is, under the session's
+// lock: what another writer of the session put there meanwhile (a hook's
+// `jig session write`) is kept, not overwritten with the bridge's memory.
+// A file of an earlier process of the session is not built on: hello
+// decided what of it carries over.
 func (b *Bridge) write() error {
 	if b.session == "" {
 		return nil
 	}
-	s, err := b.Status()
-	if err != nil {
-		return err
-	}
-	if _, err := b.Dir.Write(s, b.Now()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	_, err := b.Dir.Update(b.session, b.Now(), func(prev *status.Status) (*status.Status, error) {
+		if prev == nil || prev.PID != b.pid {
+			prev = b.last
+		}
+		return b.statusOver(prev)
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("bridge: %v", err)
 	}
 	return nil
+}
+
+// overlaySwitches is the switches of prev with the bridge's own laid over:
+// the bridge says what requests switched, and keeps what others wrote.
+func overlaySwitches(prev *status.Status, own status.Switches) status.Switches {
+	out := status.Switches{Tools: map[string]bool{}, Skills: map[string]bool{}}
+	if prev != nil {
+		maps.Copy(out.Tools, prev.Switches.Tools)
+		maps.Copy(out.Skills, prev.Switches.Skills)
+	}
+	maps.Copy(out.Tools, own.Tools)
+	maps.Copy(out.Skills, own.Skills)
+	return out
 }
 
 func (b *Bridge) send(r any) {
