@@ -111,7 +111,7 @@ func boundItems(items []ContextItem) []ContextItem {
 	items = items[:min(len(items), MaxItems)]
 	for i := range items {
 		items[i].Name = CutTo(items[i].Name, MaxName)
-		items[i].Source = CutTo(items[i].Source, MaxPath)
+		items[i].Source = CutTo(items[i].Source, MaxName)
 	}
 	return items
 }

@@ -5,11 +5,23 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func init() {
+	// grow FILE TEMPLATE N: FILE is TEMPLATE with its '@' replaced by N
+	// bytes 'x', for inputs too large to keep in a script.
+	scriptCmds["grow"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 3 {
+			ts.Fatalf("usage: grow FILE TEMPLATE N")
+		}
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		data := strings.Replace(args[1], "@", strings.Repeat("x", n), 1)
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(data), 0o600))
+	}
 	scriptCmds["exitcode"] = exitcodeCmd
 	scriptCmds["chown"] = chownCmd
 	scriptCmds["sethostname"] = func(ts *testscript.TestScript, neg bool, args []string) {
