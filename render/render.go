@@ -7,6 +7,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"text/tabwriter"
 	"text/template"
@@ -49,14 +50,71 @@ func Parse(text string) (*template.Template, error) {
 }
 
 // Execute renders t over s into w, all or nothing: on an error w gets no
-// byte, so a status line never shows half a line or an error.
+// byte, so a status line never shows half a line or an error. The template
+// sees s with every string cleaned: its own text may style the output, the
+// agent's may not.
 func Execute(w io.Writer, t *template.Template, s *status.Status, now time.Time) error {
 	var b strings.Builder
-	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, s); err != nil {
+	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, cleaned(s)); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cleaned is a copy of s with every string and raw JSON in it Clean.
+func cleaned(s *status.Status) *status.Status {
+	if s == nil {
+		return nil
+	}
+	return cleanValue(reflect.ValueOf(s)).Interface().(*status.Status)
+}
+
+// cleanValue copies v, cleaning its strings and bytes; unexported fields
+// (a time's, a status's raw file) are copied as they are.
+func cleanValue(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.String:
+		return reflect.ValueOf(Clean(v.String())).Convert(v.Type())
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(cleanValue(v.Elem()))
+		return p
+	case reflect.Struct:
+		out := reflect.New(v.Type()).Elem()
+		out.Set(v)
+		for i := range v.NumField() {
+			if f := out.Field(i); f.CanSet() {
+				f.Set(cleanValue(v.Field(i)))
+			}
+		}
+		return out
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return reflect.ValueOf([]byte(Clean(string(v.Bytes())))).Convert(v.Type())
+		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(cleanValue(v.Index(i)))
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out.SetMapIndex(cleanValue(it.Key()), cleanValue(it.Value()))
+		}
+		return out
+	}
+	return v
 }
 
 // Percent formats a context percentage, "?" when unknown.
