@@ -1,8 +1,9 @@
 // Package panel is the Work view: one session's state as lines of text.
 // It is pure (a status and a clock in, lines out) so `jig panel`, demos and
-// tests share it. herdr/app/work/view.js draws the same lines for Herdr.app;
-// both are checked against herdr/app/testdata/work_full.txt, so every number
-// here is formatted with integer arithmetic that JavaScript repeats exactly.
+// tests share it. herdr/app/src/work-view.js draws the same lines for
+// Herdr.app; both are checked against herdr/app/testdata/work_full.txt and
+// work_hostile.txt, so every number here is formatted with integer
+// arithmetic that JavaScript repeats exactly, and cleaned by one rule.
 package panel
 
 import (
@@ -23,7 +24,8 @@ const (
 	BarCells   = 20
 )
 
-// Lines is the Work view of s at time now.
+// Lines is the Work view of s at time now, each line cleaned (render.Clean):
+// the agent writes much of it, and it goes to terminals and Herdr.app.
 func Lines(s *status.Status, now time.Time) []string {
 	var l []string
 	add := func(format string, args ...any) { l = append(l, fmt.Sprintf(format, args...)) }
@@ -115,6 +117,9 @@ func Lines(s *status.Status, now time.Time) []string {
 		}
 		add("last request %s · %s ago", verdict, Age(now, r.At))
 		add("  %s", r.Message)
+	}
+	for i := range l {
+		l[i] = render.Clean(l[i])
 	}
 	return l
 }

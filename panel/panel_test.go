@@ -52,6 +52,12 @@ func TestFullStatus(t *testing.T) {
 	golden(t, "work_full.txt", Lines(load(t, "status_full.json"), now))
 }
 
+// Escape sequences (OSC 52, OSC 0, CSI), a C1 CSI, U+202E and markup in the
+// model, cwd, paths, ticket, switches, calls and answer: drawn cleaned.
+func TestHostileStatus(t *testing.T) {
+	golden(t, "work_hostile.txt", Lines(load(t, "status_hostile.json"), now))
+}
+
 func TestBareStatus(t *testing.T) {
 	s := &status.Status{Session: "s1", State: status.Idle, UpdatedAt: now.Add(-3 * time.Hour)}
 	got := strings.Join(Lines(s, now), "\n")

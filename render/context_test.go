@@ -8,10 +8,23 @@ import (
 	"jig/status"
 )
 
-// context_full.txt is shared with herdr/app's JS tests: the Context mod must
-// draw the same lines. JIG_UPDATE_GOLDEN=1 rewrites it.
+// context_full.txt and context_hostile.txt are shared with herdr/app's JS
+// tests: the Context mod must draw the same lines, cleaned the same way.
+// JIG_UPDATE_GOLDEN=1 rewrites them.
 func TestContextFull(t *testing.T) {
-	data, err := os.ReadFile("../herdr/app/testdata/status_full.json")
+	contextGolden(t, "status_full.json", "context_full.txt")
+}
+
+// Escape sequences, a C1 CSI and U+202E in part, tool, skill and file names
+// and sources are drawn cleaned.
+func TestContextHostile(t *testing.T) {
+	contextGolden(t, "status_hostile.json", "context_hostile.txt")
+}
+
+func contextGolden(t *testing.T, statusFile, golden string) {
+	t.Helper()
+	const dir = "../herdr/app/testdata/"
+	data, err := os.ReadFile(dir + statusFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,16 +33,15 @@ func TestContextFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(ContextLines(s.ContextDetail), "\n") + "\n"
-	const path = "../herdr/app/testdata/context_full.txt"
 	if os.Getenv("JIG_UPDATE_GOLDEN") != "" {
-		os.WriteFile(path, []byte(got), 0o644)
+		os.WriteFile(dir+golden, []byte(got), 0o644)
 	}
-	want, err := os.ReadFile(path)
+	want, err := os.ReadFile(dir + golden)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != string(want) {
-		t.Errorf("context drawing differs:\n--- got\n%s--- want\n%s", got, want)
+		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", golden, got, want)
 	}
 }
 

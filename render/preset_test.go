@@ -14,7 +14,7 @@ import (
 	"jig/status"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/preset")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func ptr[T any](v T) *T { return &v }
 

@@ -7,6 +7,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"text/tabwriter"
 	"text/template"
@@ -49,14 +50,71 @@ func Parse(text string) (*template.Template, error) {
 }
 
 // Execute renders t over s into w, all or nothing: on an error w gets no
-// byte, so a status line never shows half a line or an error.
+// byte, so a status line never shows half a line or an error. The template
+// sees s with every string cleaned: its own text may style the output, the
+// agent's may not.
 func Execute(w io.Writer, t *template.Template, s *status.Status, now time.Time) error {
 	var b strings.Builder
-	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, s); err != nil {
+	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, cleaned(s)); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cleaned is a copy of s with every string and raw JSON in it Clean.
+func cleaned(s *status.Status) *status.Status {
+	if s == nil {
+		return nil
+	}
+	return cleanValue(reflect.ValueOf(s)).Interface().(*status.Status)
+}
+
+// cleanValue copies v, cleaning its strings and bytes; unexported fields
+// (a time's, a status's raw file) are copied as they are.
+func cleanValue(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.String:
+		return reflect.ValueOf(Clean(v.String())).Convert(v.Type())
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(cleanValue(v.Elem()))
+		return p
+	case reflect.Struct:
+		out := reflect.New(v.Type()).Elem()
+		out.Set(v)
+		for i := range v.NumField() {
+			if f := out.Field(i); f.CanSet() {
+				f.Set(cleanValue(v.Field(i)))
+			}
+		}
+		return out
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return reflect.ValueOf([]byte(Clean(string(v.Bytes())))).Convert(v.Type())
+		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(cleanValue(v.Index(i)))
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out.SetMapIndex(cleanValue(it.Key()), cleanValue(it.Value()))
+		}
+		return out
+	}
+	return v
 }
 
 // Percent formats a context percentage, "?" when unknown.
@@ -155,16 +213,61 @@ func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, n
 	tw.Flush()
 }
 
-// Clean makes a value from a status file safe to print on a terminal:
-// control characters (an escape sequence hidden in a session id or a path)
-// become '?'.
+// Clean makes a value from a status file or a transcript safe to print on
+// a terminal. An agent chooses much of that text (a path it writes, a
+// session name), so it must not reach the terminal as commands:
+//
+//   - control characters (C0, DEL, C1, the line and paragraph separators)
+//     become '?', so an escape sequence (OSC 52 writing the clipboard, OSC 0
+//     retitling, CSI 2J clearing) shows as inert text with its payload;
+//   - Unicode format characters are dropped: the bidi controls that reorder
+//     what is shown, and the invisible ones that hide or smuggle text (zero
+//     width space, word joiner, BOM, tag characters). The two joiners stay:
+//     emoji sequences and Persian or Indic spelling need them;
+//   - bytes that are not UTF-8 become U+FFFD (a lone 0x9b is CSI to an
+//     8-bit terminal).
+//
+// The Herdr.app mods carry the same rule in JS (herdr/app/src/shared.js
+// clean); render/testdata/clean_cases.json and clean_rule.txt hold both to it.
 func Clean(v string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
+	return strings.Map(cleanRune, v)
+}
+
+// cleanRune is Clean for one rune: itself, '?', or -1 to drop it.
+func cleanRune(r rune) rune {
+	switch {
+	case r < 0x20 || (r >= 0x7f && r < 0xa0) || r == 0x2028 || r == 0x2029:
+		return '?'
+	case isFormat(r):
+		return -1
+	}
+	return r
+}
+
+// formatRanges are Unicode 15.0's format characters (category Cf) but the
+// zero width non-joiner and joiner (U+200C, U+200D), each range inclusive.
+var formatRanges = [][2]rune{
+	{0x00ad, 0x00ad}, {0x0600, 0x0605}, {0x061c, 0x061c}, {0x06dd, 0x06dd},
+	{0x070f, 0x070f}, {0x0890, 0x0891}, {0x08e2, 0x08e2}, {0x180e, 0x180e},
+	{0x200b, 0x200b}, {0x200e, 0x200f}, {0x202a, 0x202e}, {0x2060, 0x2064},
+	{0x2066, 0x206f}, {0xfeff, 0xfeff}, {0xfff9, 0xfffb}, {0x110bd, 0x110bd},
+	{0x110cd, 0x110cd}, {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a},
+	{0xe0001, 0xe0001}, {0xe0020, 0xe007f},
+}
+
+func isFormat(r rune) bool {
+	if r < 0xad {
+		return false
+	}
+	for _, fr := range formatRanges {
+		if r < fr[0] {
+			return false
 		}
-		return r
-	}, v)
+		if r <= fr[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // trimDate drops a "-20250929"-style release date from a model id.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +70,31 @@ func TestModelName(t *testing.T) {
 		if got := ModelName(c.m); got != c.want {
 			t.Errorf("ModelName(%+v) = %q, want %q", c.m, got, c.want)
 		}
+	}
+}
+
+// A --format template prints the agent's text cleaned, its own as written:
+// the user may colour a status line, a path in the status may not.
+func TestTemplateSeesCleanedStatus(t *testing.T) {
+	s := fullStatus()
+	s.CWD = "/src/\x1b]52;c;eHg=\x07shop"
+	s.Terminal = ptr("t7\x1b[2J")
+	s.Model.Name = "Claude\u202e5.4"
+	s.Ticket.Title = "fix\nlogin"
+	s.Outputs[0].Path = "/src/\u009b2Ja.go"
+	s.Switches.Tools = map[string]bool{"ba\x1bsh": false}
+	s.Workflow.PRs = []json.RawMessage{[]byte("\"\u202e#12\"")}
+	const tpl = "\x1b[1m{{.CWD}}|{{.Terminal}}|{{.Model.Name}}|{{.Ticket.Title}}|{{(index .Outputs 0).Path}}|" +
+		"{{range $k, $v := .Switches.Tools}}{{$k}}{{end}}|{{printf \"%s\" (index .Workflow.PRs 0)}}|{{since .UpdatedAt}}\x1b[0m"
+	var b strings.Builder
+	if err := Template(&b, tpl, s, t0); err != nil {
+		t.Fatal(err)
+	}
+	want := "\x1b[1m/src/?]52;c;eHg=?shop|t7?[2J|Claude5.4|fix?login|/src/?2Ja.go|ba?sh|\"#12\"|5s\x1b[0m"
+	if b.String() != want {
+		t.Errorf("template output\n got %q\nwant %q", b.String(), want)
+	}
+	if s.CWD != "/src/\x1b]52;c;eHg=\x07shop" || *s.Terminal != "t7\x1b[2J" {
+		t.Errorf("the status itself was changed: %q %q", s.CWD, *s.Terminal)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"jig/render"
 )
 
 // run is jig's whole life: parse, act, map the error to an exit code. It
@@ -19,7 +21,9 @@ func run(args []string, e *env) int {
 		return exitOK
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(e.stderr, "jig: %s\n", strings.TrimSpace(msg))
+		// An error may echo a path, an id or a value from a status file:
+		// cleaned, it stays one line and drives no terminal.
+		fmt.Fprintf(e.stderr, "jig: %s\n", render.Clean(strings.TrimSpace(msg)))
 	}
 	return exitCode(err)
 }
@@ -99,6 +103,11 @@ func needSession(c *cli.Context, id string) error {
 		return usageError(c, "--session is required")
 	}
 	return noArgs(c)
+}
+
+// warnf says on stderr, cleaned, what a command skipped and went on without.
+func (e *env) warnf(c *cli.Context, format string, args ...any) {
+	fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.Clean(fmt.Sprintf(format, args...)))
 }
 
 // errorf is a command's failure with its code, prefixed with the command.

@@ -161,9 +161,9 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir, stop <-chan
 	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
 
 	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", header.ID, render.Clean(d.term), as)
-	fmt.Fprintf(e.stdout, "  transcript  %s\n", d.file)
-	fmt.Fprintf(e.stdout, "  status file %s\n\n", dir.SessionPath(header.ID))
+	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(header.ID), render.Clean(d.term), as)
+	fmt.Fprintf(e.stdout, "  transcript  %s\n", render.Clean(d.file))
+	fmt.Fprintf(e.stdout, "  status file %s\n\n", render.Clean(dir.SessionPath(header.ID)))
 	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
 	fmt.Fprintf(e.stdout, "  line   time  entry\n")
 

@@ -109,7 +109,7 @@ func herdrRequest(c *cli.Context, e *env) error {
 	}
 	argv := append(append([]string{"request"}, args...), "--session", s.Session, "--wait")
 	if c.Bool("dry-run") {
-		fmt.Fprintln(e.stdout, "jig "+strings.Join(argv, " "))
+		fmt.Fprintln(e.stdout, render.Clean("jig "+strings.Join(argv, " ")))
 		return nil
 	}
 	self, err := os.Executable()
@@ -184,7 +184,7 @@ var herdrTokenNames = []string{"ctx", "cost", "model"}
 // herdrTokens are the short sidebar tokens for a session, each value cut
 // to Herdr's limit.
 func herdrTokens(s *status.Status) []string {
-	model := render.ShortModel(s.Model)
+	model := render.Clean(render.ShortModel(s.Model)) // Herdr draws it in its sidebar
 	if model == "" {
 		model = "?"
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/render"
 	"jig/transcript"
 )
 
@@ -143,8 +144,9 @@ func piSessionsCommand(e *env) *cli.Command {
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tNAME\tCWD\tPARENT\tFILE")
 				for _, in := range infos {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Started,
-						in.Modified.Format(time.RFC3339), size(in.Size), dash(in.Name), in.CWD, dash(in.Parent), in.File)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", render.Clean(in.ID), render.Clean(in.Started),
+						in.Modified.Format(time.RFC3339), size(in.Size), render.Clean(dash(in.Name)), render.Clean(in.CWD),
+						render.Clean(dash(in.Parent)), render.Clean(in.File))
 				}
 				tw.Flush()
 			}
@@ -224,13 +226,13 @@ func piShowCommand(e *env) *cli.Command {
 			lin := lineage(d.Header.ParentSession)
 			bad := r.BadLines()
 			for _, b := range bad {
-				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s:%d: skipped: %s\n", file, b.Line, b.Reason)
+				e.warnf(c, "warning: %s:%d: skipped: %s", file, b.Line, b.Reason)
 			}
 			if d.Skipped > len(bad) {
-				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s: %d more lines skipped\n", file, d.Skipped-len(bad))
+				e.warnf(c, "warning: %s: %d more lines skipped", file, d.Skipped-len(bad))
 			}
 			if tail := r.Unread(); tail > 0 {
-				fmt.Fprintf(e.stderr, "jig: pi show: warning: %s: last line has no newline yet (%d bytes), not read\n", file, tail)
+				e.warnf(c, "warning: %s: last line has no newline yet (%d bytes), not read", file, tail)
 			}
 			if c.Bool("json") {
 				data, _ := json.MarshalIndent(struct {
@@ -277,16 +279,18 @@ func (e *env) findPiSession(arg string) (string, error) {
 	return "", fmt.Errorf("%s: %d sessions start with it; give more of the id", arg, len(found))
 }
 
+// printShow prints what a transcript says for a person. Its paths, names and
+// ids are chosen by the agent: every one is cleaned.
 func printShow(e *env, d *transcript.Derived, lin []lineageStep) {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	h := d.Header
-	fmt.Fprintf(w, "session\t%s\n", h.ID)
-	fmt.Fprintf(w, "file\t%s\n", d.File)
+	fmt.Fprintf(w, "session\t%s\n", render.Clean(h.ID))
+	fmt.Fprintf(w, "file\t%s\n", render.Clean(d.File))
 	fmt.Fprintf(w, "format\tv%d\n", h.Version)
-	fmt.Fprintf(w, "started\t%s\n", h.Timestamp)
-	fmt.Fprintf(w, "cwd\t%s\n", h.CWD)
+	fmt.Fprintf(w, "started\t%s\n", render.Clean(h.Timestamp))
+	fmt.Fprintf(w, "cwd\t%s\n", render.Clean(h.CWD))
 	if d.Name != "" {
-		fmt.Fprintf(w, "name\t%s\n", d.Name)
+		fmt.Fprintf(w, "name\t%s\n", render.Clean(d.Name))
 	}
 	for i, s := range lin {
 		label := ""
@@ -295,17 +299,17 @@ func printShow(e *env, d *transcript.Derived, lin []lineageStep) {
 		}
 		switch {
 		case s.Missing:
-			fmt.Fprintf(w, "%s\t← %s (missing)\n", label, s.File)
+			fmt.Fprintf(w, "%s\t← %s (missing)\n", label, render.Clean(s.File))
 		default:
-			fmt.Fprintf(w, "%s\t← %s (%s)\n", label, s.ID, s.File)
+			fmt.Fprintf(w, "%s\t← %s (%s)\n", label, render.Clean(s.ID), render.Clean(s.File))
 		}
 	}
 	model := "-"
 	if d.Model != nil {
 		model = d.Model.Provider + "/" + d.Model.ID
 	}
-	fmt.Fprintf(w, "model\t%s\n", model)
-	fmt.Fprintf(w, "thinking\t%s\n", d.Thinking)
+	fmt.Fprintf(w, "model\t%s\n", render.Clean(model))
+	fmt.Fprintf(w, "thinking\t%s\n", render.Clean(d.Thinking))
 	cost := "unknown (a call had no price)"
 	if d.Usage.Cost != nil {
 		cost = fmt.Sprintf("$%.4f", *d.Usage.Cost)
@@ -326,13 +330,13 @@ func printShow(e *env, d *transcript.Derived, lin []lineageStep) {
 		if o.Repo != nil {
 			repo = *o.Repo
 		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", o.Action, o.At.Format(time.RFC3339), o.Path, repo)
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", render.Clean(o.Action), o.At.Format(time.RFC3339), render.Clean(o.Path), render.Clean(repo))
 	}
 	w.Flush()
 	fmt.Fprintf(e.stdout, "\nrecent calls (%d, newest first)\n", len(d.Recent))
 	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, c := range d.Recent {
-		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", c.At.Format(time.RFC3339), c.Tool, dash(c.Action), c.Outcome)
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", c.At.Format(time.RFC3339), render.Clean(c.Tool), render.Clean(dash(c.Action)), render.Clean(c.Outcome))
 	}
 	w.Flush()
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/render"
 	"jig/request"
 	"jig/status"
 	"jig/terminal"
@@ -170,7 +171,7 @@ func (e *env) awaitAnswer(c *cli.Context, dir *status.Dir, session, id string, d
 		case err != nil || !live.Alive(s):
 			return errorf(c, exitNoSession, "session %s ended before it answered request %s", session, id)
 		case request.Answered(s.LastRequest, id):
-			fmt.Fprintln(e.stdout, oneLine(s.LastRequest.Message))
+			fmt.Fprintln(e.stdout, render.Clean(oneLine(s.LastRequest.Message)))
 			if !s.LastRequest.OK {
 				return silent(exitNone)
 			}

@@ -61,7 +61,7 @@ func (e *env) warnSkipped(c *cli.Context, entries []status.Entry) []*status.Stat
 	var ok []*status.Status
 	for _, en := range entries {
 		if en.Err != nil {
-			fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
+			e.warnf(c, "skipped %v", en.Err)
 			continue
 		}
 		ok = append(ok, en.Status)
@@ -230,7 +230,7 @@ func sessionGCCommand(e *env) *cli.Command {
 				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
 			for _, en := range cleaned.Skipped {
-				fmt.Fprintf(e.stderr, "jig: %s: skipped %v\n", commandName(c), en.Err)
+				e.warnf(c, "skipped %v", en.Err)
 			}
 			fmt.Fprintf(e.stdout, "removed %d ended %s, %d stale index %s",
 				len(cleaned.Sessions), plural(len(cleaned.Sessions), "session", "sessions"),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/render"
 	"jig/terminal"
 )
 
@@ -25,7 +26,7 @@ func terminalCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stdout, "%s\n", data)
 			} else {
 				for _, id := range ids {
-					fmt.Fprintf(e.stdout, "%s\t%s\n", id.ID, id.From)
+					fmt.Fprintf(e.stdout, "%s\t%s\n", render.Clean(id.ID), render.Clean(id.From))
 				}
 			}
 			if len(ids) == 0 {

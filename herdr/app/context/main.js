@@ -183,10 +183,55 @@ function age(now, at) {
   return Math.floor(secs / 86400) + "d";
 }
 
+// clean is render.Clean (render/render.go), the one rule for text an agent
+// wrote before anyone sees it: control characters (C0, DEL, C1, U+2028,
+// U+2029) become "?", so an escape sequence shows as inert text; format
+// characters (bidi controls, zero width and tag characters) but the two
+// joiners are dropped; a lone surrogate becomes U+FFFD, as Go reads it.
+// render/testdata/clean_cases.json and clean_rule.txt hold both to it.
+const FORMAT_RANGES = [
+  [0x00ad, 0x00ad], [0x0600, 0x0605], [0x061c, 0x061c], [0x06dd, 0x06dd],
+  [0x070f, 0x070f], [0x0890, 0x0891], [0x08e2, 0x08e2], [0x180e, 0x180e],
+  [0x200b, 0x200b], [0x200e, 0x200f], [0x202a, 0x202e], [0x2060, 0x2064],
+  [0x2066, 0x206f], [0xfeff, 0xfeff], [0xfff9, 0xfffb], [0x110bd, 0x110bd],
+  [0x110cd, 0x110cd], [0x13430, 0x1343f], [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a],
+  [0xe0001, 0xe0001], [0xe0020, 0xe007f],
+];
+
+function isFormat(r) {
+  for (const [lo, hi] of FORMAT_RANGES) {
+    if (r < lo) return false;
+    if (r <= hi) return true;
+  }
+  return false;
+}
+
+function clean(s) {
+  let out = "";
+  for (const ch of String(s)) {
+    const r = ch.codePointAt(0);
+    if (r < 0x20 || (r >= 0x7f && r < 0xa0) || r === 0x2028 || r === 0x2029) out += "?";
+    else if (r >= 0xd800 && r <= 0xdfff) out += "\ufffd";
+    else if (!isFormat(r)) out += ch;
+  }
+  return out;
+}
+
+// cleanView is a view as the host draws it: every text in it cleaned, the
+// lines, the note (jig's answer) and the buttons' labels (tool names).
+function cleanView(v) {
+  return {
+    title: clean(v.title),
+    lines: v.lines.map(clean),
+    note: v.note == null ? null : clean(v.note),
+    actions: v.actions.map((a) => ({ ...a, label: clean(a.label) })),
+  };
+}
+
 // ---- src/context-view.js ----
 // contextLines draws a session's contextDetail: the same lines as jig's Go
-// render.ContextLines (render/context.go); both are checked against
-// herdr/app/testdata/context_full.txt.
+// render.ContextLines (render/context.go), cleaned the same way; both are
+// checked against herdr/app/testdata/context_full.txt and context_hostile.txt.
 const GRID_SIDE = 10;
 const PART_GLYPHS = ["█", "▓", "▒", "░", "▞", "▚", "■", "▪", "◆", "◇"];
 const FREE_GLYPH = "·";
@@ -225,7 +270,7 @@ function contextLines(d) {
   if ((d.tools || []).length > 0) l.push("", "tools", ...toolLines(d.tools));
   if ((d.skills || []).length > 0) l.push("", "skills", ...d.skills.map((it) => itemLine("  ", it)));
   if ((d.files || []).length > 0) l.push("", "files", ...d.files.map((it) => itemLine("  ", it)));
-  return l;
+  return l.map(clean);
 }
 
 function gridCells(parts, sum, base) {
@@ -307,7 +352,7 @@ function mountContext(api, opts = {}) {
   }
 
   function view() {
-    return { title: "Context", lines, note: null, actions: [] };
+    return cleanView({ title: "Context", lines, note: null, actions: [] });
   }
 
   const polling = poller(host, tick);
@@ -317,7 +362,7 @@ function mountContext(api, opts = {}) {
 // Node's tests load the mod as a module; Herdr.app runs it with its mod API
 // as the global `herdr` (an assumption: see herdr/README.md).
 if (typeof module === "object" && module.exports) {
-  module.exports = { mountContext, contextLines, hostFrom, readSession };
+  module.exports = { mountContext, contextLines, hostFrom, readSession, clean };
 } else if (typeof herdr === "object") {
   mountContext(herdr);
 }

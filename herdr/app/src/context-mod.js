@@ -22,7 +22,7 @@ function mountContext(api, opts = {}) {
   }
 
   function view() {
-    return { title: "Context", lines, note: null, actions: [] };
+    return cleanView({ title: "Context", lines, note: null, actions: [] });
   }
 
   const polling = poller(host, tick);

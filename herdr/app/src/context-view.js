@@ -1,6 +1,6 @@
 // contextLines draws a session's contextDetail: the same lines as jig's Go
-// render.ContextLines (render/context.go); both are checked against
-// herdr/app/testdata/context_full.txt.
+// render.ContextLines (render/context.go), cleaned the same way; both are
+// checked against herdr/app/testdata/context_full.txt and context_hostile.txt.
 const GRID_SIDE = 10;
 const PART_GLYPHS = ["█", "▓", "▒", "░", "▞", "▚", "■", "▪", "◆", "◇"];
 const FREE_GLYPH = "·";
@@ -39,7 +39,7 @@ function contextLines(d) {
   if ((d.tools || []).length > 0) l.push("", "tools", ...toolLines(d.tools));
   if ((d.skills || []).length > 0) l.push("", "skills", ...d.skills.map((it) => itemLine("  ", it)));
   if ((d.files || []).length > 0) l.push("", "files", ...d.files.map((it) => itemLine("  ", it)));
-  return l;
+  return l.map(clean);
 }
 
 function gridCells(parts, sum, base) {

@@ -178,3 +178,48 @@ function age(now, at) {
   if (secs < 48 * 3600) return Math.floor(secs / 3600) + "h";
   return Math.floor(secs / 86400) + "d";
 }
+
+// clean is render.Clean (render/render.go), the one rule for text an agent
+// wrote before anyone sees it: control characters (C0, DEL, C1, U+2028,
+// U+2029) become "?", so an escape sequence shows as inert text; format
+// characters (bidi controls, zero width and tag characters) but the two
+// joiners are dropped; a lone surrogate becomes U+FFFD, as Go reads it.
+// render/testdata/clean_cases.json and clean_rule.txt hold both to it.
+const FORMAT_RANGES = [
+  [0x00ad, 0x00ad], [0x0600, 0x0605], [0x061c, 0x061c], [0x06dd, 0x06dd],
+  [0x070f, 0x070f], [0x0890, 0x0891], [0x08e2, 0x08e2], [0x180e, 0x180e],
+  [0x200b, 0x200b], [0x200e, 0x200f], [0x202a, 0x202e], [0x2060, 0x2064],
+  [0x2066, 0x206f], [0xfeff, 0xfeff], [0xfff9, 0xfffb], [0x110bd, 0x110bd],
+  [0x110cd, 0x110cd], [0x13430, 0x1343f], [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a],
+  [0xe0001, 0xe0001], [0xe0020, 0xe007f],
+];
+
+function isFormat(r) {
+  for (const [lo, hi] of FORMAT_RANGES) {
+    if (r < lo) return false;
+    if (r <= hi) return true;
+  }
+  return false;
+}
+
+function clean(s) {
+  let out = "";
+  for (const ch of String(s)) {
+    const r = ch.codePointAt(0);
+    if (r < 0x20 || (r >= 0x7f && r < 0xa0) || r === 0x2028 || r === 0x2029) out += "?";
+    else if (r >= 0xd800 && r <= 0xdfff) out += "\ufffd";
+    else if (!isFormat(r)) out += ch;
+  }
+  return out;
+}
+
+// cleanView is a view as the host draws it: every text in it cleaned, the
+// lines, the note (jig's answer) and the buttons' labels (tool names).
+function cleanView(v) {
+  return {
+    title: clean(v.title),
+    lines: v.lines.map(clean),
+    note: v.note == null ? null : clean(v.note),
+    actions: v.actions.map((a) => ({ ...a, label: clean(a.label) })),
+  };
+}

@@ -84,7 +84,7 @@ function mountWork(api, opts = {}) {
         acts = [];
       }
     }
-    return { title: "Work", lines, note: st.note, actions: acts };
+    return cleanView({ title: "Work", lines, note: st.note, actions: acts });
   }
 
   function redraw() {

@@ -1,6 +1,6 @@
 // workLines is the Work view of a status: the same lines as jig's Go
-// panel.Lines (panel/panel.go); both are checked against
-// herdr/app/testdata/work_full.txt.
+// panel.Lines (panel/panel.go), cleaned the same way; both are checked
+// against herdr/app/testdata/work_full.txt and work_hostile.txt.
 const MAX_OUTPUTS = 12;
 const MAX_RECENT = 8;
 const BAR_CELLS = 20;
@@ -58,7 +58,7 @@ function workLines(s, now) {
     line = "  " + outcomeMark(c.outcome) + " " + age(now, c.at).padEnd(4) + " " + name.padEnd(16) + " " +
       (c.decision || "-").padEnd(6) + " " + c.outcome;
     if (c.answer) line += " · " + c.answer;
-    l.push(line.trimEnd());
+    l.push(line.replace(/ +$/, "")); // spaces only, as Go's strings.TrimRight
   }
 
   const r = s.lastRequest;
@@ -66,7 +66,7 @@ function workLines(s, now) {
     l.push("", "last request " + (r.ok ? "ok" : "failed") + " · " + age(now, r.at) + " ago");
     l.push("  " + r.message);
   }
-  return l;
+  return l.map(clean);
 }
 
 function outputLines(s, outputs, now) {

@@ -183,10 +183,55 @@ function age(now, at) {
   return Math.floor(secs / 86400) + "d";
 }
 
+// clean is render.Clean (render/render.go), the one rule for text an agent
+// wrote before anyone sees it: control characters (C0, DEL, C1, U+2028,
+// U+2029) become "?", so an escape sequence shows as inert text; format
+// characters (bidi controls, zero width and tag characters) but the two
+// joiners are dropped; a lone surrogate becomes U+FFFD, as Go reads it.
+// render/testdata/clean_cases.json and clean_rule.txt hold both to it.
+const FORMAT_RANGES = [
+  [0x00ad, 0x00ad], [0x0600, 0x0605], [0x061c, 0x061c], [0x06dd, 0x06dd],
+  [0x070f, 0x070f], [0x0890, 0x0891], [0x08e2, 0x08e2], [0x180e, 0x180e],
+  [0x200b, 0x200b], [0x200e, 0x200f], [0x202a, 0x202e], [0x2060, 0x2064],
+  [0x2066, 0x206f], [0xfeff, 0xfeff], [0xfff9, 0xfffb], [0x110bd, 0x110bd],
+  [0x110cd, 0x110cd], [0x13430, 0x1343f], [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a],
+  [0xe0001, 0xe0001], [0xe0020, 0xe007f],
+];
+
+function isFormat(r) {
+  for (const [lo, hi] of FORMAT_RANGES) {
+    if (r < lo) return false;
+    if (r <= hi) return true;
+  }
+  return false;
+}
+
+function clean(s) {
+  let out = "";
+  for (const ch of String(s)) {
+    const r = ch.codePointAt(0);
+    if (r < 0x20 || (r >= 0x7f && r < 0xa0) || r === 0x2028 || r === 0x2029) out += "?";
+    else if (r >= 0xd800 && r <= 0xdfff) out += "\ufffd";
+    else if (!isFormat(r)) out += ch;
+  }
+  return out;
+}
+
+// cleanView is a view as the host draws it: every text in it cleaned, the
+// lines, the note (jig's answer) and the buttons' labels (tool names).
+function cleanView(v) {
+  return {
+    title: clean(v.title),
+    lines: v.lines.map(clean),
+    note: v.note == null ? null : clean(v.note),
+    actions: v.actions.map((a) => ({ ...a, label: clean(a.label) })),
+  };
+}
+
 // ---- src/work-view.js ----
 // workLines is the Work view of a status: the same lines as jig's Go
-// panel.Lines (panel/panel.go); both are checked against
-// herdr/app/testdata/work_full.txt.
+// panel.Lines (panel/panel.go), cleaned the same way; both are checked
+// against herdr/app/testdata/work_full.txt and work_hostile.txt.
 const MAX_OUTPUTS = 12;
 const MAX_RECENT = 8;
 const BAR_CELLS = 20;
@@ -244,7 +289,7 @@ function workLines(s, now) {
     line = "  " + outcomeMark(c.outcome) + " " + age(now, c.at).padEnd(4) + " " + name.padEnd(16) + " " +
       (c.decision || "-").padEnd(6) + " " + c.outcome;
     if (c.answer) line += " · " + c.answer;
-    l.push(line.trimEnd());
+    l.push(line.replace(/ +$/, "")); // spaces only, as Go's strings.TrimRight
   }
 
   const r = s.lastRequest;
@@ -252,7 +297,7 @@ function workLines(s, now) {
     l.push("", "last request " + (r.ok ? "ok" : "failed") + " · " + age(now, r.at) + " ago");
     l.push("  " + r.message);
   }
-  return l;
+  return l.map(clean);
 }
 
 function outputLines(s, outputs, now) {
@@ -401,7 +446,7 @@ function mountWork(api, opts = {}) {
         acts = [];
       }
     }
-    return { title: "Work", lines, note: st.note, actions: acts };
+    return cleanView({ title: "Work", lines, note: st.note, actions: acts });
   }
 
   function redraw() {
@@ -415,7 +460,7 @@ function mountWork(api, opts = {}) {
 // Node's tests load the mod as a module; Herdr.app runs it with its mod API
 // as the global `herdr` (an assumption: see herdr/README.md).
 if (typeof module === "object" && module.exports) {
-  module.exports = { mountWork, workLines, hostFrom, readSession, tokens, money, age };
+  module.exports = { mountWork, workLines, hostFrom, readSession, tokens, money, age, clean };
 } else if (typeof herdr === "object") {
   mountWork(herdr);
 }
