@@ -24,8 +24,22 @@ const (
 )
 
 // ErrNotSession is returned for a file whose first JSON line is not a Pi
-// session header.
-var ErrNotSession = errors.New("not a Pi session file: no session header in the first 64 KB")
+// session header, and by UpdateSession for a file with no header line yet.
+var ErrNotSession = errors.New("not a Pi session: no session header line in the first 64 KB")
+
+// ErrNotRegular is returned for a fifo, a folder, a device: anything where a
+// session file should be that is no regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// fileError names the file once, "FILE: cause", without the os package's
+// "open FILE:" before the cause.
+func fileError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
 
 // Header is the session's first line.
 type Header struct {
@@ -176,8 +190,31 @@ func (r *Reader) reset() {
 }
 
 // Update reads what was appended since the last call. A last line without
-// its newline is left for later: Pi may be writing it.
+// its newline is left for later: Pi may be writing it. An empty file, or one
+// whose header line is not complete yet, is no error: HasHeader says false.
+// Errors name the file.
 func (r *Reader) Update() error {
+	if err := r.update(); err != nil {
+		return fileError(r.path, err)
+	}
+	return nil
+}
+
+// UpdateSession is Update for a command run once on a file (jig pi show,
+// jig session write --transcript): the file must be a Pi session now, so
+// one with no complete header line (empty, binary, half a header) is
+// ErrNotSession, as it is to Pi.
+func (r *Reader) UpdateSession() error {
+	if err := r.Update(); err != nil {
+		return err
+	}
+	if !r.hasHeader {
+		return fileError(r.path, ErrNotSession)
+	}
+	return nil
+}
+
+func (r *Reader) update() error {
 	f, fi, err := openRegular(r.path)
 	if err != nil {
 		return err
@@ -217,6 +254,9 @@ func (r *Reader) Update() error {
 func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
+			return nil, nil, ErrNotRegular // a socket cannot even be opened
+		}
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
@@ -226,7 +266,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, nil, ErrNotRegular
 	}
 	return f, fi, nil
 }
