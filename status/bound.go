@@ -124,6 +124,13 @@ func cutPtr(p *string, n int) *string {
 	return &v
 }
 
+// PlacedPath reports whether an output path says where the file is: an
+// absolute path, or one under the home folder ("~/…") when the writer did
+// not know the home folder. A path relative to an unknown folder is not.
+func PlacedPath(p string) bool {
+	return filepath.IsAbs(p) || strings.HasPrefix(p, "~/")
+}
+
 // IsLabel reports whether s looks like a name ("allow", "deny once",
 // "git-push", "read-part"): short, letters, digits, spaces and . _ : , -.
 // A recent call's action, decision and answer must be labels, so the "no
@@ -149,7 +156,7 @@ func (s *Status) validateFields() error {
 		return fmt.Errorf("session id of %d bytes: at most %d", len(s.Session), MaxID)
 	}
 	for _, o := range s.Outputs {
-		if !filepath.IsAbs(o.Path) {
+		if !PlacedPath(o.Path) {
 			return fmt.Errorf("output path %q: want an absolute path", Cut(o.Path))
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
+	"time"
 )
 
 // Merge lays patch over base, both JSON objects: an object in the patch is
@@ -69,8 +72,78 @@ func Decode(data []byte) (*Status, error) {
 		if te, ok := err.(*json.UnmarshalTypeError); ok {
 			return nil, fmt.Errorf("field %s: %s is not a %s", te.Field, te.Value, te.Type)
 		}
+		// a type's own UnmarshalJSON (time.Time's) does not say where it was
+		if field, value, t, ok := refusedField(data, reflect.TypeOf(s), ""); ok {
+			want := "a " + t.String()
+			if t == reflect.TypeOf(time.Time{}) {
+				want = "an RFC 3339 time"
+			}
+			return nil, fmt.Errorf("field %s: %s is not %s", field, value, want)
+		}
 		return nil, err
 	}
 	s.raw = data
 	return &s, nil
+}
+
+// refusedField walks a JSON value beside the Go type it decodes into and
+// finds the first field whose type's own UnmarshalJSON refuses its value:
+// the field's path (dotted, as json.UnmarshalTypeError names one), the
+// value and the type.
+func refusedField(data []byte, t reflect.Type, path string) (string, []byte, reflect.Type, bool) {
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+		if err := json.Unmarshal(data, reflect.New(t).Interface()); err != nil {
+			return path, data, t, true
+		}
+		return "", nil, nil, false
+	}
+	join := func(name string) string {
+		if path == "" {
+			return name
+		}
+		return path + "." + name
+	}
+	// a value of another shape than t's was a json.UnmarshalTypeError, so
+	// each Unmarshal below either fits or leaves nothing to walk
+	switch t.Kind() {
+	case reflect.Pointer:
+		return refusedField(data, t.Elem(), path)
+	case reflect.Slice, reflect.Array:
+		var items []json.RawMessage
+		json.Unmarshal(data, &items)
+		for _, item := range items {
+			if f, v, ft, ok := refusedField(item, t.Elem(), path); ok {
+				return f, v, ft, true
+			}
+		}
+	case reflect.Map:
+		var values map[string]json.RawMessage
+		json.Unmarshal(data, &values)
+		for k, item := range values {
+			if f, v, ft, ok := refusedField(item, t.Elem(), join(k)); ok {
+				return f, v, ft, true
+			}
+		}
+	case reflect.Struct:
+		var values map[string]json.RawMessage
+		json.Unmarshal(data, &values)
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if !sf.IsExported() || name == "-" {
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			for k, item := range values { // encoding/json matches names case-insensitively
+				if strings.EqualFold(k, name) {
+					if f, v, ft, ok := refusedField(item, sf.Type, join(name)); ok {
+						return f, v, ft, true
+					}
+				}
+			}
+		}
+	}
+	return "", nil, nil, false
 }

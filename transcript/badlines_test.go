@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,16 +132,38 @@ func TestNotASession(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "s.jsonl")
 		os.WriteFile(path, []byte(content), 0o600)
-		if err := NewReader(path).Update(); err != ErrNotSession {
-			t.Errorf("%s: %v, want ErrNotSession", name, err)
+		if err := NewReader(path).Update(); !errors.Is(err, ErrNotSession) || !strings.HasPrefix(err.Error(), path+": ") {
+			t.Errorf("%s: %v, want %s: ErrNotSession", name, err, path)
 		}
 	}
-	// an empty file, or a header still being written, is simply not there yet
+}
+
+// TestNoCompleteLine: to a reader that follows Pi (the bridge), a file with
+// no complete line yet is not there yet; to a command run once on it
+// (UpdateSession, ReadHeader) it is not a Pi session, whatever it holds.
+func TestNoCompleteLine(t *testing.T) {
+	for name, content := range map[string]string{
+		"empty":         "",
+		"half a header": `{"type":"session","ver`,
+		"binary":        "\x00\xff\xfe garbage \x01",
+	} {
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		os.WriteFile(path, []byte(content), 0o600)
+		r := NewReader(path)
+		if err := r.Update(); err != nil || r.HasHeader() {
+			t.Errorf("%s: Update: %v, header %v; want no error, no header", name, err, r.HasHeader())
+		}
+		if err := NewReader(path).UpdateSession(); !errors.Is(err, ErrNotSession) || err.Error() != path+": "+ErrNotSession.Error() {
+			t.Errorf("%s: UpdateSession: %v, want %s: ErrNotSession", name, err, path)
+		}
+		if _, err := ReadHeader(path); !errors.Is(err, ErrNotSession) {
+			t.Errorf("%s: ReadHeader: %v, want ErrNotSession", name, err)
+		}
+	}
 	path := filepath.Join(t.TempDir(), "s.jsonl")
-	os.WriteFile(path, []byte(`{"type":"session","ver`), 0o600)
-	r := NewReader(path)
-	if err := r.Update(); err != nil {
-		t.Errorf("half a header: %v", err)
+	os.WriteFile(path, []byte(fixture1x), 0o600)
+	if err := NewReader(path).UpdateSession(); err != nil {
+		t.Errorf("a session: %v", err)
 	}
 }
 

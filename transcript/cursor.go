@@ -7,8 +7,9 @@ import (
 )
 
 // cursorFormat changes when the saved shape does; an old cursor is dropped
-// and the file read again.
-const cursorFormat = 1
+// and the file read again. 2: no transcript text (format 1 kept the last
+// bytes read and the paths of read calls).
+const cursorFormat = 2
 
 // maxPendingSaved bounds the calls without a result kept in a cursor.
 const maxPendingSaved = 200
@@ -17,6 +18,10 @@ const maxPendingSaved = 200
 // the entries themselves: the file position, the running totals, and the
 // branch state at the leaf. A new entry whose parent is not the leaf (after
 // /tree in Pi) makes the next Update read the file again.
+//
+// It is a file jig writes, so it holds no value: the bytes it must find
+// again are hashed, a file read is a pathKey. The only paths are those of
+// write and edit calls (outputs, or calls waiting to become one).
 type cursor struct {
 	Format   int    `json:"format"`
 	Path     string `json:"path"`
@@ -26,7 +31,8 @@ type cursor struct {
 	LineNo   int    `json:"lineNo"`
 	HeadHash uint64 `json:"headHash"`
 	HeadLen  int64  `json:"headLen"`
-	Tail     []byte `json:"tail"`
+	TailHash uint64 `json:"tailHash"`
+	TailLen  int64  `json:"tailLen"`
 
 	Header  Header `json:"header"`
 	Ordinal int    `json:"ordinal"`
@@ -46,7 +52,7 @@ type cursor struct {
 	Pending     []cursorPending `json:"pending"`
 
 	Outputs map[string]output `json:"outputs"`
-	Touched []string          `json:"touched"`
+	Touched []uint64          `json:"touched"`
 	Totals  usageTotals       `json:"totals"`
 	Bad     []BadLine         `json:"bad"`
 	BadN    int               `json:"badN"`
@@ -63,7 +69,8 @@ type cursorPending struct {
 	ID   string `json:"id"`
 	Call int32  `json:"call"` // index in Calls, -1 when not among them
 	Tool string `json:"tool"`
-	Path string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"` // write, edit
+	Read uint64 `json:"read,omitempty"` // read: the pathKey
 }
 
 func (o output) MarshalJSON() ([]byte, error) {
@@ -85,7 +92,7 @@ func (o *output) UnmarshalJSON(b []byte) error {
 // size: the leaf's branch state, not the entries.
 func (r *Reader) MarshalCursor() ([]byte, error) {
 	c := cursor{Format: cursorFormat, Path: r.path, Dev: r.dev, Ino: r.ino, Offset: r.offset, LineNo: r.lineNo,
-		HeadHash: r.headHash, HeadLen: r.headLen, Tail: r.tail, Header: r.header, Ordinal: r.ordinal,
+		HeadHash: r.headHash, HeadLen: r.headLen, TailHash: r.tailHash, TailLen: r.tailSize, Header: r.header, Ordinal: r.ordinal,
 		Newer1x: r.newer1x, Entries: r.entries, Name: r.name, LeafID: r.leafID, Totals: r.totals,
 		Bad: r.bad, BadN: r.badN, Outputs: map[string]output{}}
 	if !r.hasHeader {
@@ -94,8 +101,8 @@ func (r *Reader) MarshalCursor() ([]byte, error) {
 	for p, o := range r.outputs {
 		c.Outputs[p] = *o
 	}
-	for p := range r.touched {
-		c.Touched = append(c.Touched, p)
+	for k := range r.touched {
+		c.Touched = append(c.Touched, k)
 	}
 	inCalls := map[int32]int32{}
 	if r.leaf >= 0 {
@@ -128,7 +135,7 @@ func (r *Reader) MarshalCursor() ([]byte, error) {
 			}
 			at = -1
 		}
-		c.Pending = append(c.Pending, cursorPending{ID: id, Call: at, Tool: p.tool, Path: p.path})
+		c.Pending = append(c.Pending, cursorPending{ID: id, Call: at, Tool: p.tool, Path: p.path, Read: p.read})
 	}
 	return json.Marshal(&c)
 }
@@ -146,12 +153,12 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 	if c.Path != path {
 		return nil, errors.New("cursor: for another file")
 	}
-	if c.Offset < 0 || c.HeadLen < 0 || c.HeadLen > HeaderWindow || c.HeadLen > c.Offset || len(c.Tail) > tailLen || int64(len(c.Tail)) > c.Offset {
+	if c.Offset < 0 || c.HeadLen < 0 || c.HeadLen > HeaderWindow || c.HeadLen > c.Offset || c.TailLen < 0 || c.TailLen > tailLen || c.TailLen > c.Offset {
 		return nil, errors.New("cursor: out of range")
 	}
 	r := NewReader(path)
 	r.dev, r.ino, r.offset, r.lineNo = c.Dev, c.Ino, c.Offset, c.LineNo
-	r.headHash, r.headLen, r.tail = c.HeadHash, c.HeadLen, c.Tail
+	r.headHash, r.headLen, r.tailHash, r.tailSize = c.HeadHash, c.HeadLen, c.TailHash, c.TailLen
 	r.hasHeader = c.Offset > 0
 	r.header, r.ordinal, r.newer1x, r.entries, r.name = c.Header, c.Ordinal, c.Newer1x, c.Entries, c.Name
 	r.totals, r.bad, r.badN = c.Totals, c.Bad, c.BadN
@@ -159,8 +166,8 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		o := o
 		r.outputs[p] = &o
 	}
-	for _, p := range c.Touched {
-		r.touched[p] = true
+	for _, k := range c.Touched {
+		r.touched[k] = true
 	}
 	for i, cl := range c.Calls {
 		if int(cl.Action) >= len(actions) || cl.Outcome > outcomeError {
@@ -172,7 +179,7 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		if p.Call >= int32(len(r.calls)) {
 			p.Call = -1
 		}
-		r.pending[p.ID] = pendingCall{call: p.Call, tool: p.Tool, path: p.Path}
+		r.pending[p.ID] = pendingCall{call: p.Call, tool: p.Tool, path: p.Path, read: p.Read}
 	}
 	if c.LeafID != "" {
 		n := node{parent: -1, model: -1, modelChange: -1, thinking: -1, calls: int32(len(r.calls)) - 1,

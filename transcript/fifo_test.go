@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -36,6 +38,32 @@ func TestFifoDoesNotBlock(t *testing.T) {
 			}
 			<-done
 			t.Errorf("%s: blocked on a fifo", name)
+		}
+	}
+}
+
+// TestNotRegular: a fifo, a folder, a device or a socket where a session
+// file goes is ErrNotRegular to every reader, named with its path.
+func TestNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo, sock := filepath.Join(dir, "fifo.jsonl"), filepath.Join(dir, "sock.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, path := range []string{fifo, dir, "/dev/zero", sock} {
+		for name, read := range map[string]func() error{
+			"Update":        func() error { return NewReader(path).Update() },
+			"UpdateSession": func() error { return NewReader(path).UpdateSession() },
+			"ReadHeader":    func() error { _, err := ReadHeader(path); return err },
+		} {
+			if err := read(); !errors.Is(err, ErrNotRegular) || err.Error() != path+": not a regular file" {
+				t.Errorf("%s %s: %v, want %s: not a regular file", name, path, err, path)
+			}
 		}
 	}
 }

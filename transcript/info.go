@@ -51,22 +51,23 @@ func lineAt(f *os.File, data []byte, at int, pos int64) []byte {
 	return nil
 }
 
-// ReadHeader reads only a session file's header (within the first 64 KB).
+// ReadHeader reads only a session file's header (within the first 64 KB),
+// by UpdateSession's rule. Errors name the file.
 func ReadHeader(path string) (*Header, error) {
 	f, _, err := openRegular(path)
 	if err != nil {
-		return nil, err
+		return nil, fileError(path, err)
 	}
 	defer f.Close()
 	buf := make([]byte, HeaderWindow)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, err
+		return nil, fileError(path, err)
 	}
 	var sc scanner
 	var l line
 	if _, ok := firstLine(&sc, buf[:n], &l); !ok {
-		return nil, ErrNotSession
+		return nil, fileError(path, ErrNotSession)
 	}
 	var r Reader
 	r.setHeader(&l)

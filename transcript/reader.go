@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -21,12 +20,26 @@ const (
 	MaxLine      = 32 << 20 // a longer line is skipped unread (Pi would parse it)
 	maxBadKept   = 1000     // bad lines remembered for warnings (all are counted)
 	chunk        = 256 << 10
-	tailLen      = 64 // bytes before the cursor that must not change
+	tailLen      = 64 // bytes before the cursor that must not change (hashed)
 )
 
 // ErrNotSession is returned for a file whose first JSON line is not a Pi
-// session header.
-var ErrNotSession = errors.New("not a Pi session file: no session header in the first 64 KB")
+// session header, and by UpdateSession for a file with no header line yet.
+var ErrNotSession = errors.New("not a Pi session: no session header line in the first 64 KB")
+
+// ErrNotRegular is returned for a fifo, a folder, a device: anything where a
+// session file should be that is no regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// fileError names the file once, "FILE: cause", without the os package's
+// "open FILE:" before the cause.
+func fileError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
 
 // Header is the session's first line.
 type Header struct {
@@ -75,7 +88,8 @@ type call struct {
 type pendingCall struct {
 	call int32 // index in calls, -1 once the calls were dropped
 	tool string
-	path string // for read, write and edit
+	path string // write and edit: the file, resolved (it becomes an output)
+	read uint64 // read: pathKey of the file; a read path is never kept
 }
 
 // output is a file a successful write or edit touched.
@@ -102,7 +116,8 @@ type Reader struct {
 	lineNo    int
 	headHash  uint64
 	headLen   int64
-	tail      []byte
+	tailHash  uint64 // of the tailLen bytes before offset (fewer near the start)
+	tailSize  int64
 	hasHeader bool
 
 	header         Header
@@ -116,7 +131,7 @@ type Reader struct {
 	calls          []call
 	pending        map[string]pendingCall
 	outputs        map[string]*output
-	touched        map[string]bool
+	touched        map[uint64]bool // pathKey of every file read, written or edited
 	sorted         []status.Output // outputs, newest first, for Derive
 	outputsChanged bool
 	strs           []string
@@ -169,14 +184,37 @@ func (r *Reader) reset() {
 	r.ids = map[string]int32{}
 	r.pending = map[string]pendingCall{}
 	r.outputs = map[string]*output{}
-	r.touched = map[string]bool{}
+	r.touched = map[uint64]bool{}
 	r.strIdx = map[string]int32{}
 	r.modelIdx = map[modelRef]int32{}
 }
 
 // Update reads what was appended since the last call. A last line without
-// its newline is left for later: Pi may be writing it.
+// its newline is left for later: Pi may be writing it. An empty file, or one
+// whose header line is not complete yet, is no error: HasHeader says false.
+// Errors name the file.
 func (r *Reader) Update() error {
+	if err := r.update(); err != nil {
+		return fileError(r.path, err)
+	}
+	return nil
+}
+
+// UpdateSession is Update for a command run once on a file (jig pi show,
+// jig session write --transcript): the file must be a Pi session now, so
+// one with no complete header line (empty, binary, half a header) is
+// ErrNotSession, as it is to Pi.
+func (r *Reader) UpdateSession() error {
+	if err := r.Update(); err != nil {
+		return err
+	}
+	if !r.hasHeader {
+		return fileError(r.path, ErrNotSession)
+	}
+	return nil
+}
+
+func (r *Reader) update() error {
 	f, fi, err := openRegular(r.path)
 	if err != nil {
 		return err
@@ -202,10 +240,8 @@ func (r *Reader) Update() error {
 		return err
 	}
 	if r.offset > 0 {
-		r.tail = r.tail[:0]
-		n := min(r.offset, tailLen)
-		r.tail = append(r.tail, make([]byte, n)...)
-		if _, err := f.ReadAt(r.tail, r.offset-n); err != nil {
+		r.tailSize = min(r.offset, tailLen)
+		if r.tailHash, err = r.hashAt(f, r.offset-r.tailSize, r.tailSize); err != nil {
 			return err
 		}
 	}
@@ -218,6 +254,9 @@ func (r *Reader) Update() error {
 func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
+			return nil, nil, ErrNotRegular // a socket cannot even be opened
+		}
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
@@ -227,7 +266,7 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, nil, ErrNotRegular
 	}
 	return f, fi, nil
 }
@@ -235,34 +274,43 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 // same reports whether the file is still the one read up to r.offset: the
 // same inode, not shorter, the same header line and the same bytes just
 // before the cursor (Pi rewrites a file in place when it migrates it).
+// Both are compared by hash: a cursor keeps no transcript text.
 func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
 	if dev != r.dev || ino != r.ino || size < r.offset {
 		return false
 	}
 	if r.headLen > 0 {
-		h, err := r.hashHead(f)
+		h, err := r.hashAt(f, 0, r.headLen)
 		if err != nil || h != r.headHash {
 			return false
 		}
 	}
-	if len(r.tail) > 0 {
-		got := r.scratchN(len(r.tail))
-		if _, err := f.ReadAt(got, r.offset-int64(len(got))); err != nil || !bytes.Equal(got, r.tail) {
+	if r.tailSize > 0 {
+		h, err := r.hashAt(f, r.offset-r.tailSize, r.tailSize)
+		if err != nil || h != r.tailHash {
 			return false
 		}
 	}
 	return true
 }
 
-// hashHead hashes the header line's bytes as the file has them now.
-func (r *Reader) hashHead(f *os.File) (uint64, error) {
-	b := r.scratchN(int(r.headLen))
-	if _, err := f.ReadAt(b, 0); err != nil {
+// hashAt hashes n bytes of the file from off as it has them now.
+func (r *Reader) hashAt(f *os.File, off, n int64) (uint64, error) {
+	b := r.scratchN(int(n))
+	if _, err := f.ReadAt(b, off); err != nil {
 		return 0, err
 	}
 	h := fnv.New64a()
 	h.Write(b)
 	return h.Sum64(), nil
+}
+
+// pathKey stands for a file the session touched: whether it was touched
+// decides created or changed later, and the key does not show which file.
+func pathKey(path string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	return h.Sum64()
 }
 
 func (r *Reader) scratchN(n int) []byte {
@@ -375,7 +423,7 @@ func (r *Reader) line(b []byte, off int64) error {
 		}
 		r.setHeader(l)
 		r.headLen = off + int64(len(b)) + 1
-		h, err := r.hashHead(r.file)
+		h, err := r.hashAt(r.file, 0, r.headLen)
 		if err != nil {
 			return err
 		}
@@ -562,8 +610,15 @@ func (r *Reader) addCall(n *node, tc *toolCall, at int64) {
 	n.calls = idx
 	if tc.id != "" {
 		p := pendingCall{call: idx, tool: name}
-		if name == "read" || name == "write" || name == "edit" {
-			p.path = tc.path
+		if tc.path != "" {
+			switch path := ResolvePath(r.header.CWD, r.Home, tc.path); name {
+			case "read":
+				p.read = pathKey(path)
+			case "write", "edit":
+				if status.PlacedPath(path) { // not relative to an unknown cwd: the status file takes placed paths only
+					p.path = path
+				}
+			}
 		}
 		r.pending[tc.id] = p
 	}
@@ -582,25 +637,22 @@ func (r *Reader) result(m *message, at int64) {
 			r.calls[p.call].outcome = outcomeError
 		}
 	}
-	if m.isError || p.path == "" {
+	if m.isError {
 		return
 	}
-	path := ResolvePath(r.header.CWD, r.Home, p.path)
-	if !filepath.IsAbs(path) {
-		return // no cwd to place it in: the status file takes absolute paths only
+	if p.read != 0 {
+		r.touched[p.read] = true
 	}
-	switch p.tool {
-	case "read":
-		r.touched[path] = true
-	case "write", "edit":
+	if path := p.path; path != "" {
+		key := pathKey(path)
 		o := r.outputs[path]
 		if o == nil {
 			// from the transcript alone: a write to a path the session had
 			// not touched before created it
-			o = &output{created: p.tool == "write" && !r.touched[path]}
+			o = &output{created: p.tool == "write" && !r.touched[key]}
 			r.outputs[path] = o
 		}
-		r.touched[path] = true
+		r.touched[key] = true
 		if at > o.at {
 			o.at = at
 		}

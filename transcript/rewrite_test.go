@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,7 +95,7 @@ func TestBadCursor(t *testing.T) {
 	good, _ := r.MarshalCursor()
 	for name, data := range map[string]string{
 		"not JSON":     "{",
-		"other format": strings.Replace(string(good), `"format":1`, `"format":9`, 1),
+		"other format": strings.Replace(string(good), fmt.Sprintf(`"format":%d`, cursorFormat), `"format":9`, 1),
 		"huge header":  strings.Replace(string(good), `"headLen":`, `"headLen":99999999999`, 1),
 		"other file":   strings.Replace(string(good), path, "/elsewhere", 1),
 	} {

@@ -17,6 +17,7 @@ func run(args []string, e *env) int {
 	if err == nil {
 		err = app.Run(args)
 	}
+	err = shortError(err)
 	if err == nil {
 		return exitOK
 	}

@@ -216,11 +216,8 @@ func piShowCommand(e *env) *cli.Command {
 			}
 			r := transcript.NewReader(file)
 			r.Home = e.getenv("HOME")
-			if err := r.Update(); err != nil {
+			if err := r.UpdateSession(); err != nil {
 				return errorf(c, exitBadInput, "%v", err)
-			}
-			if !r.HasHeader() {
-				return errorf(c, exitBadInput, "%s: %v", file, transcript.ErrNotSession)
 			}
 			d := r.Derive(transcript.NewRepoFinder().Repo)
 			lin := lineage(d.Header.ParentSession)
@@ -250,12 +247,11 @@ func piShowCommand(e *env) *cli.Command {
 }
 
 // findPiSession takes a file path, or a session id (or the start of one) to
-// look up in Pi's sessions dir.
+// look up in Pi's sessions dir. Whatever is there by that name is the file,
+// to be refused when it is no session (a folder, a fifo).
 func (e *env) findPiSession(arg string) (string, error) {
-	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
+	if _, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) {
 		return arg, nil
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
 	}
 	infos, err := e.piSessions()
 	if err != nil {

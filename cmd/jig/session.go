@@ -55,7 +55,11 @@ func sessionWriteCommand(e *env) *cli.Command {
 					return err
 				}
 				if derived, err = e.readTranscript(dir, id, file); err != nil {
-					return errorf(c, stateErrorCode(err, exitBadInput), "%v", err)
+					code := exitFailed
+					if errors.As(err, new(badTranscript)) {
+						code = exitBadInput
+					}
+					return errorf(c, stateErrorCode(err, code), "%v", err)
 				}
 				if id == "" && derived != nil {
 					id = derived.Header.ID

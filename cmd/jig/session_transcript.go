@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 
@@ -15,17 +14,28 @@ import (
 // appended since.
 const cursorsDir = status.CursorsDir
 
+// badTranscript is an error in the transcript file given (exit 4), not in
+// jig's own state.
+type badTranscript struct{ error }
+
+func (b badTranscript) Unwrap() error { return b.error }
+
 // readTranscript reads Pi's session file from the saved cursor on, derives
-// the status fields and saves the new cursor (0600, one step).
+// the status fields and saves the new cursor (0600, one step). The file
+// must be a Pi session, by the rule jig pi show uses (UpdateSession). One
+// exception: with the session's id given, a file that does not exist yet
+// gives no fields and no error, since Pi names its session file before it
+// writes it (at the first reply).
 func (e *env) readTranscript(dir *status.Dir, id, file string) (*transcript.Derived, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
-		return nil, err
+		return nil, badTranscript{err}
 	}
-	if id == "" {
+	idGiven := id != ""
+	if !idGiven {
 		h, err := transcript.ReadHeader(abs)
 		if err != nil {
-			return nil, fmt.Errorf("transcript: %w", err)
+			return nil, badTranscript{err}
 		}
 		id = h.ID
 	}
@@ -47,14 +57,14 @@ func (e *env) readTranscript(dir *status.Dir, id, file string) (*transcript.Deri
 		r = transcript.NewReader(abs)
 	}
 	r.Home = e.getenv("HOME")
-	if err := r.Update(); err != nil {
-		return nil, fmt.Errorf("transcript: %w", err)
+	if err := r.UpdateSession(); err != nil {
+		if idGiven && errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, badTranscript{err}
 	}
-	var d *transcript.Derived
-	if r.HasHeader() { // else Pi has not written the file yet: nothing to say
-		d = r.Derive(transcript.NewRepoFinder().Repo)
-		d.File = abs
-	}
+	d := r.Derive(transcript.NewRepoFinder().Repo)
+	d.File = abs
 	data, err = r.MarshalCursor()
 	if err != nil {
 		return nil, err

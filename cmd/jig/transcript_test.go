@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -44,5 +48,34 @@ func init() {
 		defer f.Close()
 		_, err = fmt.Fprintf(f, "%s", data)
 		ts.Check(err)
+	}
+	// grepdir TEXT DIR: some file under DIR holds TEXT (with !: none does).
+	scriptCmds["grepdir"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: grepdir TEXT DIR")
+		}
+		var found []string
+		ts.Check(filepath.WalkDir(ts.MkAbs(args[1]), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err == nil && bytes.Contains(data, []byte(args[0])) {
+				found = append(found, path)
+			}
+			return err
+		}))
+		if (len(found) > 0) == neg {
+			ts.Fatalf("%q under %s: in %v", args[0], args[1], found)
+		}
+	}
+	// repeatfile FILE BEFORE TEXT N AFTER: FILE holds BEFORE, TEXT N times, AFTER.
+	scriptCmds["repeatfile"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 5 {
+			ts.Fatalf("usage: repeatfile FILE BEFORE TEXT N AFTER")
+		}
+		n, err := strconv.Atoi(args[3])
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(args[1]+strings.Repeat(args[2], n)+args[4]), 0o600))
 	}
 }

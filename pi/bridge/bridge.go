@@ -18,7 +18,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -420,7 +419,7 @@ func (b *Bridge) call(c CallEvent) {
 			b.send(Checked{Type: "checked", ID: c.ID})
 		}
 	case "end":
-		if p := lc.path; filepath.IsAbs(p) && !c.Error { // the status file takes absolute paths only
+		if p := lc.path; status.PlacedPath(p) && !c.Error { // not relative to an unknown cwd
 			o := status.Output{Path: p, Action: status.Changed, At: b.Now().UTC()}
 			if !lc.existed || b.outputs[p].Action == status.Created {
 				o.Action = status.Created // created once stays created
