@@ -379,31 +379,31 @@ type Cleaned struct {
 // never has its session or its index entry removed.
 func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 	var c Cleaned
-	entries, err := d.List()
-	if err != nil {
-		return c, err
-	}
-	byName := map[string]*Status{}
-	for _, e := range entries {
+	byName := map[string]*Status{} // heads only: memory grows by a few hundred bytes a session
+	err := d.EachHead(false, func(h *Head, err error) error {
 		switch {
-		case errors.Is(e.Err, ErrSymlink):
+		case errors.Is(err, ErrSymlink):
 			// jig makes no link in sessions/: the link goes, never what it names
-			if os.Remove(d.Path(SessionsDir, e.Name+".json")) == nil {
+			if os.Remove(d.Path(SessionsDir, h.Name+".json")) == nil {
 				c.Links++
 			}
-		case e.Err != nil:
-			c.Skipped = append(c.Skipped, e)
-		case live.Local(e.Status) && !live.Alive(e.Status):
-			removed, err := d.removeEnded(e.Status.Session, live)
+		case err != nil:
+			c.Skipped = append(c.Skipped, Entry{Name: h.Name, Err: err})
+		case live.Local(h.Status()) && !live.Alive(h.Status()):
+			removed, err := d.removeEnded(h.Session, live)
 			if err != nil {
-				return c, err
+				return err
 			}
 			if removed {
-				c.Sessions = append(c.Sessions, e.Status.Session)
+				c.Sessions = append(c.Sessions, h.Session)
 			}
 		default:
-			byName[e.Name] = e.Status
+			byName[h.Name] = h.Status()
 		}
+		return nil
+	})
+	if err != nil {
+		return c, err
 	}
 	if c.Markers, err = d.cleanIndex(byName, c.Skipped); err != nil {
 		return c, err

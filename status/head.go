@@ -1,0 +1,206 @@
+package status
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Head is what finding, listing and cleaning sessions need of a status
+// file: who wrote it, whether that process runs, its terminals, its times.
+// Commands that go over every session read only this, so their cost and
+// memory do not grow with the 50 + 50 outputs each file may hold.
+type Head struct {
+	Name      string // the file's name without .json
+	Schema    any
+	Session   string
+	PID       int
+	PIDStart  string
+	Host      string
+	Terminal  *string
+	Terminals []TerminalID
+	StartedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Status is the head's fields as a Status, for Liveness and HasTerminal.
+func (h *Head) Status() *Status {
+	return &Status{Schema: Schema, Session: h.Session, PID: h.PID, PIDStart: h.PIDStart, Host: h.Host,
+		Terminal: h.Terminal, Terminals: h.Terminals, StartedAt: h.StartedAt, UpdatedAt: h.UpdatedAt}
+}
+
+// headKeys are the fields decodeHead reads, each with its bit.
+var headKeys = map[string]uint{"schema": 1, "session": 2, "pid": 4, "pidStart": 8, "host": 16,
+	"terminal": 32, "terminals": 64, "startedAt": 128, "updatedAt": 256}
+
+// decodeHead reads a status file's head fields from r, stopping as soon as
+// it has what was asked for. jig writes them first (updatedAt aside), so a
+// file of jig's is read no further than its terminals. A file written in
+// another order is read until the fields are found, or to its end.
+func decodeHead(r io.Reader, times bool) (*Head, error) {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	h := &Head{}
+	var seen uint
+	done := func() bool {
+		need := uint(1 | 2 | 4 | 16 | 64)
+		if seen&need != need {
+			return false
+		}
+		if times {
+			return seen&(128|256) == 128|256
+		}
+		// without pidStart, liveness compares the process's start with startedAt
+		return seen&(8|128) != 0
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := t.(string)
+		bit := headKeys[key]
+		var dst any
+		switch key {
+		case "schema":
+			dst = &h.Schema
+		case "session":
+			dst = &h.Session
+		case "pid":
+			dst = &h.PID
+		case "pidStart":
+			dst = &h.PIDStart
+		case "host":
+			dst = &h.Host
+		case "terminal":
+			dst = &h.Terminal
+		case "terminals":
+			dst = &h.Terminals
+		case "startedAt":
+			dst = &h.StartedAt
+		case "updatedAt":
+			dst = &h.UpdatedAt
+		default:
+			dst = &json.RawMessage{}
+		}
+		if err := dec.Decode(dst); err != nil {
+			return nil, fmt.Errorf("field %s: %v", key, err)
+		}
+		seen |= bit
+		if done() {
+			break
+		}
+	}
+	if h.Schema != float64(Schema) {
+		return nil, fmt.Errorf("schema %v, this jig reads schema %d", h.Schema, Schema)
+	}
+	return h, nil
+}
+
+// readHead reads the head of one status file, without following a symlink
+// and reading no further than the head needs.
+func readHead(path string, times bool) (*Head, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h, err := decodeHead(bufio.NewReaderSize(io.LimitReader(f, MaxFileSize), 4096), times)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
+// openRegular opens a regular file for reading without following a symlink
+// at its path or blocking on a fifo, and refuses a larger file than readers
+// take.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	} else if err == nil && fi.Size() > MaxFileSize {
+		err = fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// listBatch is how many names a listing reads from the folder at a time.
+const listBatch = 1024
+
+// EachHead calls fn with the head of every status file, one at a time, in
+// the order the folder lists them; a file that cannot be read comes with
+// its error (a warning, never the end of the listing). Memory stays the
+// same whatever the number of sessions. times asks for startedAt and
+// updatedAt too, which sit at the end of a file.
+func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
+	if err := d.Check(SessionsDir); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(d.Path(SessionsDir), os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(listBatch)
+		for _, n := range names {
+			if strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".json") {
+				continue // temp files and strangers
+			}
+			name := strings.TrimSuffix(n, ".json")
+			h, herr := readHead(d.Path(SessionsDir, n), times)
+			if h == nil {
+				h = &Head{}
+			}
+			h.Name = name
+			if err := fn(h, herr); err != nil {
+				return err
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// ReadRaw returns a status file's bytes as they are, checked to be one
+// schema-1 JSON object: for readers that pass the document on.
+func (d *Dir) ReadRaw(name string) ([]byte, error) {
+	path := d.Path(SessionsDir, name+".json")
+	data, err := ReadFileNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(data) || !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		return nil, fmt.Errorf("%s: not a JSON object", path)
+	}
+	return data, nil
+}
