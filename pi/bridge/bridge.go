@@ -155,6 +155,13 @@ type Bridge struct {
 
 	mu           sync.Mutex
 	out          io.Writer
+	lastNotice   string
+	sessionState // what the session in progress has said
+}
+
+// sessionState is all the bridge knows of one session. A hello with
+// another id replaces it whole; the lock and the output stay.
+type sessionState struct {
 	session      string
 	pid          int
 	file         string
@@ -169,24 +176,20 @@ type Bridge struct {
 	callIndex    map[string]int
 	outputs      map[string]status.Output // path → created or changed, as the file was at tool_call
 	sizes        []byte                   // the last ContextSizes, as one JSON object
-	lastNotice   string
 	switches     status.Switches
 	answer       *status.Answer
 	pending      *request.Outcome // sent to the extension, not yet applied
 	pendingSince time.Time
 }
 
-// New makes a bridge writing into dir.
-func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
-	b := &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host}
-	b.reset()
-	return b
+func newSessionState() sessionState {
+	return sessionState{live: []byte("{}"), callIndex: map[string]int{}, outputs: map[string]status.Output{},
+		repos: transcript.NewRepoFinder()}
 }
 
-// reset forgets the session: a new one starts.
-func (b *Bridge) reset() {
-	*b = Bridge{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host, out: b.out, live: []byte("{}"),
-		callIndex: map[string]int{}, outputs: map[string]status.Output{}, repos: transcript.NewRepoFinder()}
+// New makes a bridge writing into dir.
+func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
+	return &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, sessionState: newSessionState()}
 }
 
 // liveCall is a tool call as the extension saw it: what the transcript
@@ -325,7 +328,7 @@ func (b *Bridge) hello(m Message) error {
 	}
 	if b.session != "" && b.session != m.Session {
 		b.Dir.Remove(b.session)
-		b.reset()
+		b.sessionState = newSessionState()
 	}
 	if b.reader == nil || b.file != m.SessionFile {
 		b.reader = nil
