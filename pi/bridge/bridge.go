@@ -206,16 +206,22 @@ type liveCall struct {
 // file is removed.
 func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 	b.out = out
-	lines := make(chan []byte)
+	lines := make(chan inLine)
 	readErr := make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), status.MaxFileSize)
-		for sc.Scan() {
-			lines <- append([]byte(nil), sc.Bytes()...)
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			data, err := readLine(r, status.MaxFileSize)
+			if err != nil && !errors.Is(err, errLineTooLong) {
+				if err == io.EOF {
+					err = nil
+				}
+				readErr <- err
+				close(lines)
+				return
+			}
+			lines <- inLine{data, err}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -226,7 +232,11 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 				b.gone()
 				return <-readErr
 			}
-			done, err := b.Handle(line)
+			if line.err != nil {
+				b.notice(line.err.Error())
+				continue
+			}
+			done, err := b.Handle(line.data)
 			if err != nil {
 				b.notice(err.Error())
 			}
@@ -241,6 +251,44 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 				b.notice(err.Error())
 			}
 		}
+	}
+}
+
+// inLine is a line from the extension, or why it was not taken.
+type inLine struct {
+	data []byte
+	err  error
+}
+
+// errLineTooLong: a line longer than the status file it would describe is
+// no message the extension sends.
+var errLineTooLong = fmt.Errorf("bridge: a line longer than %d bytes: skipped", status.MaxFileSize)
+
+// readLine reads one line without its "\n". A line longer than limit bytes
+// is read to its end but not kept (errLineTooLong), so the next call
+// starts at the line after it. io.EOF once nothing is left.
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	n := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if n <= limit+1 {
+			line = append(line, chunk...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && n > 0: // the last line, without "\n"
+		case err != nil:
+			return nil, err
+		default:
+			n-- // the "\n"
+		}
+		if n > limit {
+			return nil, errLineTooLong
+		}
+		return line[:n], nil
 	}
 }
 

@@ -1,11 +1,15 @@
 package bridge
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -442,5 +446,51 @@ func TestDecisionWordsAreNamesOnly(t *testing.T) {
 		if got := label(in); got != want {
 			t.Errorf("label(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A line longer than any status file is skipped, said once, and the lines
+// after it apply. It used to end the input: the bridge took Pi for dead and
+// removed the file while Pi ran.
+func TestAnOverLongLineIsSkipped(t *testing.T) {
+	b, _ := newTestBridge(t)
+	in := strings.Join([]string{hello("s1"),
+		`{"type":"live","live":{"state":"busy"}}`,
+		`{"type":"live","live":{"cwd":"` + strings.Repeat("x", 5<<20) + `"}}`,
+		`{"type":"live","live":{"state":"idle","thinking":"low"}}`,
+		`{"type":"end","keep":true}`}, "\n")
+	out := &bytes.Buffer{}
+	if err := b.Run(strings.NewReader(in), out, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"notice","message":"bridge: a line longer than 4194304 bytes: skipped"}`
+	if got := strings.TrimSpace(out.String()); got != want {
+		t.Errorf("replies %.300q, want %s", got, want)
+	}
+	if s := read(t, b, "s1"); s.State != status.Idle || s.Thinking == nil || *s.Thinking != "low" {
+		t.Errorf("after the long line: state %s thinking %v, want idle and low", s.State, s.Thinking)
+	}
+}
+
+func TestReadLine(t *testing.T) {
+	const limit = 8
+	in := "a\n\n12345678\n123456789\n" + strings.Repeat("z", 300) + "\n{}\r\nlast"
+	r := bufio.NewReaderSize(strings.NewReader(in), 16)
+	var got []string
+	for {
+		line, err := readLine(r, limit)
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, errLineTooLong) {
+			line = []byte("(too long)")
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(line))
+	}
+	want := []string{"a", "", "12345678", "(too long)", "(too long)", "{}\r", "last"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }
