@@ -16,7 +16,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +26,7 @@ import (
 
 	"jig/engine"
 	"jig/pi"
+	"jig/render"
 	"jig/request"
 	"jig/status"
 	"jig/terminal"
@@ -187,6 +190,15 @@ func newSessionState() sessionState {
 		repos: transcript.NewRepoFinder()}
 }
 
+// clone copies what handling a line changes in place (the other fields
+// are only ever replaced), so a refused line can be undone.
+func (st sessionState) clone() sessionState {
+	st.calls = slices.Clone(st.calls)
+	st.callIndex = maps.Clone(st.callIndex)
+	st.outputs = maps.Clone(st.outputs)
+	return st
+}
+
 // New makes a bridge writing into dir.
 func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
 	return &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, sessionState: newSessionState()}
@@ -293,7 +305,10 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 }
 
 // Handle takes one line from the extension and writes the file if its
-// content changed. It reports whether the session ended.
+// content changed. It reports whether the session ended. A line that would
+// not make a valid file is refused whole: the session is left as it was,
+// so later lines still apply (the reply it asks for, ready or checked,
+// still goes out: the extension waits for it).
 func (b *Bridge) Handle(line []byte) (bool, error) {
 	var m Message
 	if err := json.Unmarshal(line, &m); err != nil {
@@ -301,6 +316,7 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	before := b.sessionState.clone()
 	switch m.Type {
 	case "hello":
 		if err := b.hello(m); err != nil {
@@ -365,7 +381,37 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	default:
 		return false, nil // a newer extension's message: ignored
 	}
+	if err := b.check(); err != nil {
+		b.sessionState = before
+		return false, fmt.Errorf("bridge: %s: %v", m.Type, err)
+	}
 	return false, b.write()
+}
+
+// check says whether the session as it is now makes a file a reader takes:
+// every field of its type, Validate passed, within status.MaxFileSize. The
+// file would otherwise stop changing at the first bad field, each later
+// write failing on it.
+func (b *Bridge) check() error {
+	s, err := b.build()
+	if err != nil {
+		return err
+	}
+	if b.session == "" {
+		s.Session, s.PID = "before-hello", 1 // hello brings them; the rest must hold already
+	}
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	data, err := status.Encode(s)
+	if err != nil {
+		return err
+	}
+	if len(data) > status.MaxFileSize {
+		return fmt.Errorf("the file would be %d bytes, more than the %d a reader takes", len(data), status.MaxFileSize)
+	}
+	return nil
 }
 
 // hello starts a session: a new id gets a new file (the old one goes), the
@@ -373,6 +419,9 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 func (b *Bridge) hello(m Message) error {
 	if m.Session == "" {
 		return errors.New("bridge: hello without a session id")
+	}
+	if m.PID <= 0 {
+		return fmt.Errorf("bridge: hello: pid %d: want a process id", m.PID)
 	}
 	if b.session != "" && b.session != m.Session {
 		b.Dir.Remove(b.session)
@@ -505,6 +554,16 @@ func label(s string) string {
 // then what Pi said live over it (engine.Build), then what the bridge
 // itself knows.
 func (b *Bridge) Status() (*status.Status, error) {
+	s, err := b.build()
+	if err != nil {
+		return nil, fmt.Errorf("bridge: %v", err)
+	}
+	b.last = s
+	return s, nil
+}
+
+// build is Status without keeping the result as the base of the next one.
+func (b *Bridge) build() (*status.Status, error) {
 	var derived *transcript.Derived
 	if b.reader != nil {
 		// Pi writes the transcript lazily: until its first reply there is none.
@@ -514,7 +573,7 @@ func (b *Bridge) Status() (*status.Status, error) {
 	}
 	s, err := engine.Build(b.last, derived, b.liveWithOutputs())
 	if err != nil {
-		return nil, fmt.Errorf("bridge: %v", err)
+		return nil, err
 	}
 	s.Schema, s.Session, s.PID, s.Host = status.Schema, b.session, b.pid, b.Host
 	s.SessionFile = nil
@@ -537,14 +596,14 @@ func (b *Bridge) Status() (*status.Status, error) {
 	s.ContextDetail = nil
 	if b.sizes != nil {
 		var c ContextSizes
-		if err := json.Unmarshal(b.sizes, &c); err == nil {
-			s.ContextDetail = b.contextDetail(c, s.Context.Window)
+		if err := json.Unmarshal(b.sizes, &c); err != nil {
+			return nil, err
 		}
+		s.ContextDetail = b.contextDetail(c, s.Context.Window)
 	}
 	s.Switches = b.switches
 	s.LastRequest = b.answer
 	s.StartedAt = b.startedAt
-	b.last = s
 	return s, nil
 }
 
@@ -607,9 +666,13 @@ func (b *Bridge) send(r any) {
 	b.out.Write(append(data, '\n'))
 }
 
+// noticeWidth bounds a notice in Pi's UI, in terminal cells.
+const noticeWidth = 200
+
 // notice tells Pi's UI of a problem, once in a row: a state dir gone bad
 // would otherwise say so at every event.
 func (b *Bridge) notice(msg string) {
+	msg = render.Truncate(render.Clean(msg), noticeWidth) // values from a line cut short
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if msg == b.lastNotice {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,6 +183,10 @@ func TestNotJSONIsAnErrorNotACrash(t *testing.T) {
 	}
 	if _, err := b.Handle([]byte(`{"type":"hello"}`)); err == nil {
 		t.Error("hello without a session was taken")
+	}
+	// Without a pid no write would pass: the session is not taken on.
+	if _, err := b.Handle([]byte(`{"type":"hello","session":"s1"}`)); err == nil || b.session != "" {
+		t.Errorf("hello without a pid: error %v, session %q taken on", err, b.session)
 	}
 	handle(t, b, `{"type":"from-the-future"}`)
 }
@@ -446,6 +451,72 @@ func TestDecisionWordsAreNamesOnly(t *testing.T) {
 		if got := label(in); got != want {
 			t.Errorf("label(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A line that would make a bad file is refused whole: the session stays as
+// it was and the next good line is written. Merged into the live fields,
+// one bad field used to fail every later write, the file frozen busy.
+func TestABadLineIsRefusedWhole(t *testing.T) {
+	for _, c := range []struct{ line, says string }{
+		{`{"type":"live","live":{"thinking":5}}`, "bridge: live: field thinking: number is not a string"},
+		{`{"type":"live","live":{"context":{"tokens":1e400}}}`, "bridge: live: field context.tokens: number 1e400 is not a int64"},
+		{`{"type":"live","live":{"state":"asleep"}}`, `bridge: live: state "asleep": want "busy" or "idle"`},
+		{`{"type":"live","live":{"outputs":[{"path":"/p/x","action":"moved"}]}}`, `bridge: live: output action "moved"`},
+		{`{"type":"live","live":{"cwd":"` + strings.Repeat("<", status.MaxFileSize/6) + `"}}`, "bridge: live: the file would be"},
+		{`{"type":"context","context":{"messages":"many"}}`, "bridge: context: json: cannot unmarshal string into Go struct field ContextSizes.messages of type int64"},
+		{`{"type":"context","context":{"files":[{"path":"` + strings.Repeat("<", status.MaxFileSize/6) + `","chars":1}]}}`, "bridge: context: the file would be"},
+		{`{"type":"inventory","tools":[{"name":"` + strings.Repeat("<", status.MaxFileSize/6) + `","active":true}]}`, "bridge: inventory: the file would be"},
+	} {
+		b, _ := newTestBridge(t)
+		handle(t, b, hello("s1"),
+			`{"type":"inventory","tools":[{"name":"read","active":true,"chars":400}]}`,
+			`{"type":"context","context":{"systemPrompt":4000,"messages":800}}`,
+			`{"type":"live","live":{"state":"busy","thinking":"high","model":{"provider":"p","id":"m","name":"M"},"context":{"tokens":500,"window":1000}}}`)
+		file, _ := os.ReadFile(b.Dir.SessionPath("s1"))
+		kept := b.sessionState.clone()
+		if _, err := b.Handle([]byte(c.line)); err == nil || !strings.HasPrefix(err.Error(), c.says) {
+			t.Errorf("%.80s: error %v, want %q", c.line, err, c.says)
+		}
+		if !reflect.DeepEqual(b.sessionState, kept) {
+			t.Errorf("%.80s: the refused line changed the session", c.line)
+		}
+		if now, _ := os.ReadFile(b.Dir.SessionPath("s1")); !bytes.Equal(now, file) {
+			t.Errorf("%.80s: the refused line changed the file", c.line)
+		}
+		handle(t, b, `{"type":"live","live":{"state":"idle","context":{"tokens":600}}}`,
+			`{"type":"context","context":{"messages":1200}}`)
+		s := read(t, b, "s1")
+		if s.State != status.Idle || *s.Context.Tokens != 600 || *s.Thinking != "high" || s.Model.Name != "M" ||
+			s.ContextDetail == nil || s.ContextDetail.Parts[4].Tokens != 300 || len(s.ContextDetail.Tools) != 1 {
+			t.Errorf("%.80s: later lines did not apply: %+v", c.line, s)
+		}
+	}
+}
+
+// The notice of a refused line is one short line for Pi's UI: the value
+// that made it fail is cut short and cannot draw on the terminal.
+func TestANoticeIsShortAndClean(t *testing.T) {
+	b, _ := newTestBridge(t)
+	in := strings.Join([]string{hello("s1"),
+		`{"type":"live","live":{"context":{"tokens":1` + strings.Repeat("0", 100000) + `}}}`,
+		`{"type":"live","live":{"state":"\u001b[31mred"}}`,
+		`{"type":"end","keep":true}`}, "\n")
+	out := &bytes.Buffer{}
+	if err := b.Run(strings.NewReader(in), out, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var n Notice
+		if err := json.Unmarshal([]byte(l), &n); err != nil || n.Type != "notice" {
+			t.Fatalf("reply %.200q, want a notice (%v)", l, err)
+		}
+		got = append(got, n.Message)
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "bridge: live: field context.tokens: number 10000") ||
+		!strings.HasSuffix(got[0], "…") || len(got[0]) > 3*noticeWidth || strings.ContainsRune(got[1], 0x1b) {
+		t.Errorf("notices %q, want the tokens one cut short, the state one without the escape", got)
 	}
 }
 
