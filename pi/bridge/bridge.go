@@ -18,13 +18,13 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"strings"
+	"slices"
 	"sync"
 	"time"
-	"unicode"
 
 	"jig/engine"
 	"jig/pi"
+	"jig/render"
 	"jig/request"
 	"jig/status"
 	"jig/terminal"
@@ -156,6 +156,13 @@ type Bridge struct {
 
 	mu           sync.Mutex
 	out          io.Writer
+	lastNotice   string
+	sessionState // what the session in progress has said
+}
+
+// sessionState is all the bridge knows of one session. A hello with
+// another id replaces it whole; the lock and the output stay.
+type sessionState struct {
 	session      string
 	pid          int
 	file         string
@@ -170,24 +177,29 @@ type Bridge struct {
 	callIndex    map[string]int
 	outputs      map[string]status.Output // path → created or changed, as the file was at tool_call
 	sizes        []byte                   // the last ContextSizes, as one JSON object
-	lastNotice   string
 	switches     status.Switches
 	answer       *status.Answer
 	pending      *request.Outcome // sent to the extension, not yet applied
 	pendingSince time.Time
 }
 
-// New makes a bridge writing into dir.
-func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
-	b := &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host}
-	b.reset()
-	return b
+func newSessionState() sessionState {
+	return sessionState{live: []byte("{}"), callIndex: map[string]int{}, outputs: map[string]status.Output{},
+		repos: transcript.NewRepoFinder()}
 }
 
-// reset forgets the session: a new one starts.
-func (b *Bridge) reset() {
-	*b = Bridge{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host, out: b.out, live: []byte("{}"),
-		callIndex: map[string]int{}, outputs: map[string]status.Output{}, repos: transcript.NewRepoFinder()}
+// clone copies what handling a line changes in place (the other fields
+// are only ever replaced), so a refused line can be undone.
+func (st sessionState) clone() sessionState {
+	st.calls = slices.Clone(st.calls)
+	st.callIndex = maps.Clone(st.callIndex)
+	st.outputs = maps.Clone(st.outputs)
+	return st
+}
+
+// New makes a bridge writing into dir.
+func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
+	return &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, sessionState: newSessionState()}
 }
 
 // liveCall is a tool call as the extension saw it: what the transcript
@@ -204,16 +216,22 @@ type liveCall struct {
 // file is removed.
 func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 	b.out = out
-	lines := make(chan []byte)
+	lines := make(chan inLine)
 	readErr := make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), status.MaxFileSize)
-		for sc.Scan() {
-			lines <- append([]byte(nil), sc.Bytes()...)
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			data, err := readLine(r, status.MaxFileSize)
+			if err != nil && !errors.Is(err, errLineTooLong) {
+				if err == io.EOF {
+					err = nil
+				}
+				readErr <- err
+				close(lines)
+				return
+			}
+			lines <- inLine{data, err}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 	tick := time.NewTicker(poll)
 	defer tick.Stop()
@@ -224,7 +242,11 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 				b.gone()
 				return <-readErr
 			}
-			done, err := b.Handle(line)
+			if line.err != nil {
+				b.notice(line.err.Error())
+				continue
+			}
+			done, err := b.Handle(line.data)
 			if err != nil {
 				b.notice(err.Error())
 			}
@@ -242,8 +264,49 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 	}
 }
 
+// inLine is a line from the extension, or why it was not taken.
+type inLine struct {
+	data []byte
+	err  error
+}
+
+// errLineTooLong: a line longer than the status file it would describe is
+// no message the extension sends.
+var errLineTooLong = fmt.Errorf("bridge: a line longer than %d bytes: skipped", status.MaxFileSize)
+
+// readLine reads one line without its "\n". A line longer than limit bytes
+// is read to its end but not kept (errLineTooLong), so the next call
+// starts at the line after it. io.EOF once nothing is left.
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	n := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if n <= limit+1 {
+			line = append(line, chunk...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && n > 0: // the last line, without "\n"
+		case err != nil:
+			return nil, err
+		default:
+			n-- // the "\n"
+		}
+		if n > limit {
+			return nil, errLineTooLong
+		}
+		return line[:n], nil
+	}
+}
+
 // Handle takes one line from the extension and writes the file if its
-// content changed. It reports whether the session ended.
+// content changed. It reports whether the session ended. A line that would
+// not make a valid file is refused whole: the session is left as it was,
+// so later lines still apply (the reply it asks for, ready or checked,
+// still goes out: the extension waits for it).
 func (b *Bridge) Handle(line []byte) (bool, error) {
 	var m Message
 	if err := json.Unmarshal(line, &m); err != nil {
@@ -251,6 +314,7 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	before := b.sessionState.clone()
 	switch m.Type {
 	case "hello":
 		if err := b.hello(m); err != nil {
@@ -315,7 +379,27 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	default:
 		return false, nil // a newer extension's message: ignored
 	}
+	if err := b.check(); err != nil {
+		b.sessionState = before
+		return false, fmt.Errorf("bridge: %s: %v", m.Type, err)
+	}
 	return false, b.write()
+}
+
+// check says whether the session as it is now makes a file a reader takes:
+// every field of its type, Validate passed. The
+// file would otherwise stop changing at the first bad field, each later
+// write failing on it.
+func (b *Bridge) check() error {
+	s, err := b.build(b.last)
+	if err != nil {
+		return err
+	}
+	if b.session == "" {
+		s.Session, s.PID = "before-hello", 1 // hello brings them; the rest must hold already
+	}
+	s.Normalize() // bounds every field, so the file stays within what readers take
+	return s.Validate()
 }
 
 // hello starts a session: a new id gets a new file (the old one goes), the
@@ -324,9 +408,12 @@ func (b *Bridge) hello(m Message) error {
 	if m.Session == "" {
 		return errors.New("bridge: hello without a session id")
 	}
+	if m.PID <= 0 {
+		return fmt.Errorf("bridge: hello: pid %d: want a process id", m.PID)
+	}
 	if b.session != "" && b.session != m.Session {
 		b.Dir.Remove(b.session)
-		b.reset()
+		b.sessionState = newSessionState()
 	}
 	if b.reader == nil || b.file != m.SessionFile {
 		b.reader = nil
@@ -429,37 +516,37 @@ func (b *Bridge) call(c CallEvent) {
 	}
 }
 
+// label keeps a word from another extension only if it is a name
+// (status.IsLabel): a path, a command line or a secret is dropped, so the
+// "no values" rule does not rest on what jig-core sends.
+func label(s string) string {
+	if !status.IsLabel(s) {
+		return ""
+	}
+	return s
+}
+
 func (b *Bridge) decide(d DecisionEvent) {
 	lc := b.callAt(d.ID)
 	lc.action, lc.decision, lc.answer = label(d.Action), label(d.Decision), label(d.Answer)
-}
-
-// label keeps a word from another extension only if it looks like a name
-// ("allow", "ask", "deny once", "git-push"): short, letters, digits, spaces
-// and . _ : , -. Anything else (a path, a command line, a secret) is dropped,
-// so the status file's "no values" rule does not rest on what jig-core sends.
-func label(s string) string {
-	if len(s) > 80 {
-		return ""
-	}
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" ._:,-", r) {
-			return ""
-		}
-	}
-	return s
 }
 
 // Status is the file's content now: the transcript (read up to its end),
 // then what Pi said live over it (engine.Build), then what the bridge
 // itself knows.
 func (b *Bridge) Status() (*status.Status, error) {
-	return b.statusOver(b.last)
+	s, err := b.build(b.last)
+	if err != nil {
+		return nil, fmt.Errorf("bridge: %v", err)
+	}
+	b.last = s
+	return s, nil
 }
 
-// statusOver is Status built over prev: the file as another writer may
-// have left it (see write), or the last status built.
-func (b *Bridge) statusOver(prev *status.Status) (*status.Status, error) {
+// build is the status built over prev (the file as another writer may have
+// left it, see write, or the last status built), without keeping it as the
+// base of the next one.
+func (b *Bridge) build(prev *status.Status) (*status.Status, error) {
 	var derived *transcript.Derived
 	if b.reader != nil {
 		// Pi writes the transcript lazily: until its first reply there is none.
@@ -469,7 +556,7 @@ func (b *Bridge) statusOver(prev *status.Status) (*status.Status, error) {
 	}
 	s, err := engine.Build(prev, derived, b.liveWithOutputs())
 	if err != nil {
-		return nil, fmt.Errorf("bridge: %v", err)
+		return nil, err
 	}
 	s.Schema, s.Session, s.PID, s.Host = status.Schema, b.session, b.pid, b.Host
 	s.SessionFile = nil
@@ -492,14 +579,14 @@ func (b *Bridge) statusOver(prev *status.Status) (*status.Status, error) {
 	s.ContextDetail = nil
 	if b.sizes != nil {
 		var c ContextSizes
-		if err := json.Unmarshal(b.sizes, &c); err == nil {
-			s.ContextDetail = b.contextDetail(c, s.Context.Window)
+		if err := json.Unmarshal(b.sizes, &c); err != nil {
+			return nil, err
 		}
+		s.ContextDetail = b.contextDetail(c, s.Context.Window)
 	}
 	s.Switches = overlaySwitches(prev, b.switches)
 	s.LastRequest = b.answer
 	s.StartedAt = b.startedAt
-	b.last = s
 	return s, nil
 }
 
@@ -553,7 +640,11 @@ func (b *Bridge) write() error {
 		if prev == nil || prev.PID != b.pid {
 			prev = b.last
 		}
-		return b.statusOver(prev)
+		s, err := b.build(prev)
+		if err == nil {
+			b.last = s
+		}
+		return s, err
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("bridge: %v", err)
@@ -582,9 +673,13 @@ func (b *Bridge) send(r any) {
 	b.out.Write(append(data, '\n'))
 }
 
+// noticeWidth bounds a notice in Pi's UI, in terminal cells.
+const noticeWidth = 200
+
 // notice tells Pi's UI of a problem, once in a row: a state dir gone bad
 // would otherwise say so at every event.
 func (b *Bridge) notice(msg string) {
+	msg = render.Truncate(render.Clean(msg), noticeWidth) // values from a line cut short
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if msg == b.lastNotice {

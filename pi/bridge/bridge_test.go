@@ -1,11 +1,16 @@
 package bridge
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,6 +183,10 @@ func TestNotJSONIsAnErrorNotACrash(t *testing.T) {
 	}
 	if _, err := b.Handle([]byte(`{"type":"hello"}`)); err == nil {
 		t.Error("hello without a session was taken")
+	}
+	// Without a pid no write would pass: the session is not taken on.
+	if _, err := b.Handle([]byte(`{"type":"hello","session":"s1"}`)); err == nil || b.session != "" {
+		t.Errorf("hello without a pid: error %v, session %q taken on", err, b.session)
 	}
 	handle(t, b, `{"type":"from-the-future"}`)
 }
@@ -442,5 +451,134 @@ func TestDecisionWordsAreNamesOnly(t *testing.T) {
 		if got := label(in); got != want {
 			t.Errorf("label(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A line that would make a bad file is refused whole: the session stays as
+// it was and the next good line is written. Merged into the live fields,
+// one bad field used to fail every later write, the file frozen busy.
+func TestABadLineIsRefusedWhole(t *testing.T) {
+	for _, c := range []struct{ line, says string }{
+		{`{"type":"live","live":{"thinking":5}}`, "bridge: live: field thinking: number is not a string"},
+		{`{"type":"live","live":{"context":{"tokens":1e400}}}`, "bridge: live: field context.tokens: number 1e400 is not a int64"},
+		{`{"type":"live","live":{"state":"asleep"}}`, `bridge: live: state "asleep": want "busy" or "idle"`},
+		{`{"type":"live","live":{"outputs":[{"path":"/p/x","action":"moved"}]}}`, `bridge: live: output action "moved"`},
+		{`{"type":"context","context":{"messages":"many"}}`, "bridge: context: json: cannot unmarshal string into Go struct field ContextSizes.messages of type int64"},
+	} {
+		b, _ := newTestBridge(t)
+		handle(t, b, hello("s1"),
+			`{"type":"inventory","tools":[{"name":"read","active":true,"chars":400}]}`,
+			`{"type":"context","context":{"systemPrompt":4000,"messages":800}}`,
+			`{"type":"live","live":{"state":"busy","thinking":"high","model":{"provider":"p","id":"m","name":"M"},"context":{"tokens":500,"window":1000}}}`)
+		file, _ := os.ReadFile(b.Dir.SessionPath("s1"))
+		kept := b.sessionState.clone()
+		if _, err := b.Handle([]byte(c.line)); err == nil || !strings.HasPrefix(err.Error(), c.says) {
+			t.Errorf("%.80s: error %v, want %q", c.line, err, c.says)
+		}
+		if !reflect.DeepEqual(b.sessionState, kept) {
+			t.Errorf("%.80s: the refused line changed the session", c.line)
+		}
+		if now, _ := os.ReadFile(b.Dir.SessionPath("s1")); !bytes.Equal(now, file) {
+			t.Errorf("%.80s: the refused line changed the file", c.line)
+		}
+		handle(t, b, `{"type":"live","live":{"state":"idle","context":{"tokens":600}}}`,
+			`{"type":"context","context":{"messages":1200}}`)
+		s := read(t, b, "s1")
+		if s.State != status.Idle || *s.Context.Tokens != 600 || *s.Thinking != "high" || s.Model.Name != "M" ||
+			s.ContextDetail == nil || s.ContextDetail.Parts[4].Tokens != 300 || len(s.ContextDetail.Tools) != 1 {
+			t.Errorf("%.80s: later lines did not apply: %+v", c.line, s)
+		}
+	}
+}
+
+// Fields too long for the file are cut to their limits, not refused: the
+// file stays within what readers take, and later lines apply. Before the
+// bounds, two large fields made a file every reader refused.
+func TestHugeFieldsAreCut(t *testing.T) {
+	b, _ := newTestBridge(t)
+	huge := strings.Repeat("<", status.MaxFileSize/6)
+	handle(t, b, hello("s1"),
+		`{"type":"live","live":{"cwd":"/`+huge+`"}}`,
+		`{"type":"context","context":{"systemPrompt":4000,"files":[{"path":"/`+huge+`","chars":1}]}}`,
+		`{"type":"inventory","tools":[{"name":"`+huge+`","active":true}]}`,
+		`{"type":"live","live":{"state":"idle"}}`)
+	s := read(t, b, "s1")
+	if s.State != status.Idle || len(s.CWD) != status.MaxPath || !strings.HasSuffix(s.CWD, "…") {
+		t.Errorf("state %s, cwd of %d bytes: want idle and a cwd cut to %d", s.State, len(s.CWD), status.MaxPath)
+	}
+	if fi, err := os.Stat(b.Dir.SessionPath("s1")); err != nil || fi.Size() > 64<<10 {
+		t.Errorf("file: %v, %d bytes", err, fi.Size())
+	}
+}
+
+// The notice of a refused line is one short line for Pi's UI: the value
+// that made it fail is cut short and cannot draw on the terminal.
+func TestANoticeIsShortAndClean(t *testing.T) {
+	b, _ := newTestBridge(t)
+	in := strings.Join([]string{hello("s1"),
+		`{"type":"live","live":{"context":{"tokens":1` + strings.Repeat("0", 100000) + `}}}`,
+		`{"type":"live","live":{"state":"\u001b[31mred"}}`,
+		`{"type":"end","keep":true}`}, "\n")
+	out := &bytes.Buffer{}
+	if err := b.Run(strings.NewReader(in), out, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var n Notice
+		if err := json.Unmarshal([]byte(l), &n); err != nil || n.Type != "notice" {
+			t.Fatalf("reply %.200q, want a notice (%v)", l, err)
+		}
+		got = append(got, n.Message)
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "bridge: live: field context.tokens: number 10000") ||
+		!strings.HasSuffix(got[0], "…") || len(got[0]) > 3*noticeWidth || strings.ContainsRune(got[1], 0x1b) {
+		t.Errorf("notices %q, want the tokens one cut short, the state one without the escape", got)
+	}
+}
+
+// A line longer than any status file is skipped, said once, and the lines
+// after it apply. It used to end the input: the bridge took Pi for dead and
+// removed the file while Pi ran.
+func TestAnOverLongLineIsSkipped(t *testing.T) {
+	b, _ := newTestBridge(t)
+	in := strings.Join([]string{hello("s1"),
+		`{"type":"live","live":{"state":"busy"}}`,
+		`{"type":"live","live":{"cwd":"` + strings.Repeat("x", 5<<20) + `"}}`,
+		`{"type":"live","live":{"state":"idle","thinking":"low"}}`,
+		`{"type":"end","keep":true}`}, "\n")
+	out := &bytes.Buffer{}
+	if err := b.Run(strings.NewReader(in), out, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"notice","message":"bridge: a line longer than 4194304 bytes: skipped"}`
+	if got := strings.TrimSpace(out.String()); got != want {
+		t.Errorf("replies %.300q, want %s", got, want)
+	}
+	if s := read(t, b, "s1"); s.State != status.Idle || s.Thinking == nil || *s.Thinking != "low" {
+		t.Errorf("after the long line: state %s thinking %v, want idle and low", s.State, s.Thinking)
+	}
+}
+
+func TestReadLine(t *testing.T) {
+	const limit = 8
+	in := "a\n\n12345678\n123456789\n" + strings.Repeat("z", 300) + "\n{}\r\nlast"
+	r := bufio.NewReaderSize(strings.NewReader(in), 16)
+	var got []string
+	for {
+		line, err := readLine(r, limit)
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, errLineTooLong) {
+			line = []byte("(too long)")
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(line))
+	}
+	want := []string{"a", "", "12345678", "(too long)", "(too long)", "{}\r", "last"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }
