@@ -1,20 +1,23 @@
 package transcript
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
 	"testing"
+
+	"jig/internal/fixtures"
 )
 
+// The speed benchmarks read the project's long recording, or the extra
+// corpus when JIG_PI_SESSIONS names it (internal/fixtures.Large).
+
 func BenchmarkParseReal(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(sharedSessions(b), "*.jsonl"))
-	for _, f := range files {
-		b.Run(filepath.Base(f), func(b *testing.B) {
+	for _, f := range fixtures.Large(b) {
+		b.Run(f.Name, func(b *testing.B) {
 			for b.Loop() {
-				r := NewReader(f)
+				r := NewReader(f.Path)
 				if err := r.Update(); err != nil {
 					b.Fatal(err)
 				}
@@ -24,15 +27,24 @@ func BenchmarkParseReal(b *testing.B) {
 }
 
 // BenchmarkAppendOne is one Update+Derive after Pi appended one entry, on a
-// small and a large transcript built from the real ones (bench/transcript
-// compares the two sizes; run.sh makes the 100 MB case).
+// small and a large transcript grown from the long recording
+// (fixtures.Grow; bench/transcript compares the two sizes, run.sh makes the
+// 100 MB case).
 func BenchmarkAppendOne(b *testing.B) {
-	dir := sharedSessions(b)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var src []byte
+	for _, f := range fixtures.Large(b) {
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src = append(src, data...)
+	}
 	for _, size := range []int{1 << 20, 32 << 20} {
 		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "big.jsonl")
-			writeRepeated(b, path, files, size)
+			if err := os.WriteFile(path, fixtures.Grow(src, size), 0o600); err != nil {
+				b.Fatal(err)
+			}
 			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				b.Fatal(err)
@@ -42,10 +54,19 @@ func BenchmarkAppendOne(b *testing.B) {
 			if err := r.Update(); err != nil {
 				b.Fatal(err)
 			}
-			line := []byte(strings.SplitAfterN(fixtureV2[2], "\n", 2)[0] + "\n")
-			line = bytes.Replace(line, []byte(`"id":"m2","parentId":"m1",`), nil, 1)
+			// an assistant entry with a tool call, each with a fresh id
+			// hung from the one before, as Pi appends them
+			const body = `","timestamp":"2026-01-03T09:00:04.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"w1","name":"write","arguments":{"path":"a.txt","content":"new"}}],"provider":"anthropic","model":"claude-c","usage":{"input":1000,"output":20,"cacheRead":0,"cacheWrite":0,"cost":{"total":0.1}},"stopReason":"toolUse","timestamp":1767430803500}}` + "\n"
+			var line []byte
+			n := 0
 			b.ResetTimer()
 			for b.Loop() {
+				n++
+				line = append(line[:0], `{"type":"message","id":"b`...)
+				line = strconv.AppendInt(line, int64(n), 16)
+				line = append(line, `","parentId":"b`...)
+				line = strconv.AppendInt(line, int64(n-1), 16)
+				line = append(line, body...)
 				f.Write(line)
 				if err := r.Update(); err != nil {
 					b.Fatal(err)
@@ -53,36 +74,5 @@ func BenchmarkAppendOne(b *testing.B) {
 				r.Derive(nil)
 			}
 		})
-	}
-}
-
-// writeRepeated writes the first file's header and then the files' entry
-// lines again and again up to size bytes.
-func writeRepeated(tb testing.TB, path string, files []string, size int) {
-	var header []byte
-	var body [][]byte
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		lines := bytes.SplitAfter(data, []byte("\n"))
-		if header == nil {
-			header = lines[0]
-		}
-		for _, l := range lines[1:] {
-			if bytes.HasSuffix(l, []byte("\n")) {
-				body = append(body, l)
-			}
-		}
-	}
-	out := append([]byte(nil), header...)
-	for len(out) < size {
-		for _, l := range body {
-			out = append(out, l...)
-		}
-	}
-	if err := os.WriteFile(path, out, 0o600); err != nil {
-		tb.Fatal(err)
 	}
 }

@@ -1,38 +1,17 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-)
 
-// sharedSessions is ../shared/pi-sessions beside the repo root (a
-// developer's worktree sits one level deeper, so ../../shared is tried too),
-// where the real Pi transcripts live. Missing: fail under CI, skip loudly
-// elsewhere.
-func sharedSessions(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	root := filepath.Dir(strings.TrimSpace(string(out)))
-	dir := filepath.Join(root, "..", "shared", "pi-sessions")
-	if _, err := os.Stat(dir); err != nil {
-		dir = filepath.Join(root, "..", "..", "shared", "pi-sessions")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("real transcripts missing: %v", err)
-		}
-		t.Skipf("SKIPPED: real transcripts missing (%v); CI=true makes this a failure", err)
-	}
-	return dir
-}
+	"jig/internal/fixtures"
+	"jig/status"
+)
 
 // expected is what testdata/count.py, an independent reading written from
 // Pi's TypeScript, prints for a file (kept in testdata/expected/).
@@ -49,30 +28,35 @@ type expected struct {
 	Recent        [][3]json.RawMessage `json:"recent"`
 }
 
-func TestRealTranscripts(t *testing.T) {
-	dir := sharedSessions(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) != 4 {
-		t.Fatalf("want the 4 real transcripts in %s, found %d", dir, len(files))
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata", "expected", name+".json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want expected
-			if err := json.Unmarshal(data, &want); err != nil {
-				t.Fatal(err)
-			}
-			r := NewReader(f)
+// TestTranscripts reads every transcript fixture (the project's own, and
+// the extra corpus when JIG_PI_SESSIONS names it) and holds the result to
+// what testdata/count.py says of the same file.
+func TestTranscripts(t *testing.T) {
+	for _, f := range fixtures.All(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			want := readExpected(t, f.Name)
+			r := NewReader(f.Path)
 			if err := r.Update(); err != nil {
 				t.Fatal(err)
 			}
-			checkDerived(t, r.Derive(nil), r.BadLines(), &want)
+			checkDerived(t, r.Derive(nil), r.BadLines(), want)
 		})
 	}
+}
+
+// readExpected is testdata/expected/NAME.json: every fixture has one, made
+// by count.py (internal/record writes those of the recordings).
+func readExpected(t *testing.T, name string) *expected {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "expected", name+".json"))
+	if err != nil {
+		t.Fatalf("%v: run testdata/count.py on the transcript and keep its answer there", err)
+	}
+	var want expected
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	return &want
 }
 
 func checkDerived(t *testing.T, d *Derived, bad []BadLine, want *expected) {
@@ -103,6 +87,8 @@ func checkDerived(t *testing.T, d *Derived, bad []BadLine, want *expected) {
 	if (d.ContextTokens == nil) != (want.ContextTokens == nil) || d.ContextTokens != nil && *d.ContextTokens != *want.ContextTokens {
 		t.Errorf("context tokens %v, want %v", ptrStr(d.ContextTokens), ptrStr(want.ContextTokens))
 	}
+	// the status file keeps the newest 50 outputs outside a repo
+	want.Outputs = want.Outputs[:min(len(want.Outputs), status.MaxOutputsPerKind)]
 	if len(d.Outputs) != len(want.Outputs) {
 		t.Errorf("%d outputs, want %d", len(d.Outputs), len(want.Outputs))
 	}
@@ -150,4 +136,59 @@ func ptrStr[T any](p *T) any {
 		return "null"
 	}
 	return *p
+}
+
+// TestFixturesCoverEveryCase: the project's own fixtures, without any
+// extra corpus, hold every case the checks above and in cmd/jig look at,
+// so none of them passes for want of a file that exercises it.
+func TestFixturesCoverEveryCase(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range fixtures.Own(t) {
+		raw, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(f.Path)
+		if err := r.Update(); err != nil {
+			t.Fatal(err)
+		}
+		d, want := r.Derive(nil), readExpected(t, f.Name)
+		seen[fmt.Sprintf("format v%d", d.Header.Version)] = true
+		for _, kind := range []string{"compaction", "model_change", "thinking_level_change", "session_info", "branch_summary"} {
+			if bytes.Contains(raw, []byte(`"type":"`+kind+`"`)) {
+				seen[kind] = true
+			}
+		}
+		for _, b := range r.BadLines() {
+			seen["bad line: "+b.Reason] = true
+		}
+		seen["an unfinished last line"] = seen["an unfinished last line"] || r.Unread() > 0
+		seen["cost null"] = seen["cost null"] || want.Cost == nil
+		seen["a cost"] = seen["a cost"] || want.Cost != nil
+		seen["context null"] = seen["context null"] || want.ContextTokens == nil
+		seen["a context"] = seen["a context"] || want.ContextTokens != nil
+		seen["over 50 outputs"] = seen["over 50 outputs"] || len(want.Outputs) > status.MaxOutputsPerKind
+		seen["15 recent calls"] = seen["15 recent calls"] || len(want.Recent) == 15
+		seen["a transcript of 1 MiB or more"] = seen["a transcript of 1 MiB or more"] || len(raw) >= 1<<20
+		for _, o := range d.Outputs {
+			seen["output "+o.Action] = true
+		}
+		for _, c := range d.Recent {
+			seen["call "+c.Tool+" "+c.Outcome] = true
+		}
+		if f.Name == "pi-0.73.1" || f.Name == "pi-1.6.0" {
+			seen["recorded "+f.Name] = true
+		}
+	}
+	for _, c := range []string{"format v1", "format v2", "format v3", "recorded pi-0.73.1", "recorded pi-1.6.0",
+		"compaction", "model_change", "thinking_level_change", "session_info", "branch_summary",
+		"bad line: not one JSON object", "bad line: line too long", "an unfinished last line",
+		"cost null", "a cost", "context null", "a context", "over 50 outputs", "15 recent calls",
+		"a transcript of 1 MiB or more", "output created", "output changed",
+		"call read ok", "call write ok", "call edit ok", "call edit error",
+		"call bash ok", "call bash error", "call bash pending"} {
+		if !seen[c] {
+			t.Errorf("no fixture has %s", c)
+		}
+	}
 }

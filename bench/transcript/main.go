@@ -2,11 +2,11 @@
 // way of loading a session (Node, line by line JSON.parse) on the same
 // files. run.sh drives it; RESULTS.md holds the last table.
 //
-//	transcript-bench gen OUT BYTES SRC...   a big v1 transcript from real ones
+//	transcript-bench gen OUT BYTES SRC...   a big transcript grown from SRC (fixtures.Grow)
 //	transcript-bench parse FILE RUNS        best whole-file read, ms
 //	transcript-bench append FILE RUNS       median Update+Derive after one appended entry, µs
 //	transcript-bench rss FILE               peak RSS (VmHWM) after a whole read, KB
-//	transcript-bench v3 IN OUT              IN with a v3 header and an 8-hex id and parentId on every entry
+//	transcript-bench v3 IN OUT              IN with a v3 header and an 8-hex id and parentId on every entry (IN already v3: copied)
 //	transcript-bench line                   one entry line as Pi appends it after a tool call
 //	transcript-bench sessions DIR N SRC...  N session files of about 85 KB in 20 cwd folders under DIR
 package main
@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"jig/internal/fixtures"
 	"jig/transcript"
 )
 
@@ -71,47 +72,24 @@ func fail(msg string) {
 	os.Exit(1)
 }
 
-// gen writes the first source's header, then the sources' entry lines over
-// and over until the file has about n bytes: a long v1 session, bad lines
-// and all.
+// gen writes the first source's header, then the sources' entry lines
+// over and over until the file has about n bytes: a long session, bad lines
+// and all, with fresh ids in each round when the sources have ids.
 func gen(out string, n int64, srcs []string) error {
-	var header []byte
-	var body [][]byte
-	for _, s := range srcs {
+	var all []byte
+	for i, s := range srcs {
 		data, err := os.ReadFile(s)
 		if err != nil {
 			return err
 		}
-		lines := bytes.SplitAfter(data, []byte("\n"))
-		if header == nil {
-			header = lines[0]
+		if i > 0 { // one header: the first source's
+			data = data[bytes.IndexByte(data, '\n')+1:]
 		}
-		for _, l := range lines[1:] {
-			if len(l) > 0 && l[len(l)-1] == '\n' {
-				body = append(body, l)
-			}
+		if j := bytes.LastIndexByte(data, '\n'); j >= 0 {
+			all = append(all, data[:j+1]...) // whole lines only
 		}
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	w.Write(header)
-	size := int64(len(header))
-	for size < n {
-		for _, l := range body {
-			if size >= n {
-				break
-			}
-			w.Write(l)
-			size += int64(len(l))
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
+	return os.WriteFile(out, fixtures.Grow(all, int(n)), 0o600)
 }
 
 func parse(file string, runs int) error {
@@ -195,6 +173,9 @@ func toV3(in, out string) error {
 	data, err := os.ReadFile(in)
 	if err != nil {
 		return err
+	}
+	if head, _, _ := bytes.Cut(data, []byte("\n")); bytes.Contains(head, []byte(`"version":`)) {
+		return os.WriteFile(out, data, 0o600)
 	}
 	f, err := os.Create(out)
 	if err != nil {

