@@ -145,6 +145,11 @@ type Reader struct {
 	bad     []BadLine
 	badN    int
 
+	// visit, when set, sees each entry's line before it joins the tree and
+	// may keep it out (tree.go: jig pi tree records every branch; show
+	// --leaf and fork keep one).
+	visit func(l *line, b []byte, off int64) bool
+
 	file    *os.File // the file being read, during read
 	sc      scanner
 	scratch []byte
@@ -179,7 +184,7 @@ func (r *Reader) HasHeader() bool { return r.hasHeader }
 func (r *Reader) Offset() int64 { return r.offset }
 
 func (r *Reader) reset() {
-	*r = Reader{Home: r.Home, path: r.path, sc: r.sc, buf: r.buf, scratch: r.scratch}
+	*r = Reader{Home: r.Home, path: r.path, visit: r.visit, sc: r.sc, buf: r.buf, scratch: r.scratch}
 	r.leaf = -1
 	r.ids = map[string]int32{}
 	r.pending = map[string]pendingCall{}
@@ -435,6 +440,9 @@ func (r *Reader) line(b []byte, off int64) error {
 	r.ordinal++
 	if l.typ == "session" {
 		return nil // a second header is no entry (Pi filters it out)
+	}
+	if r.visit != nil && !r.visit(l, b, off) {
+		return nil
 	}
 	return r.entry(l, ord)
 }

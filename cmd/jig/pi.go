@@ -30,6 +30,8 @@ func piCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			piSessionsCommand(e),
 			piShowCommand(e),
+			piTreeCommand(e),
+			piForkCommand(e),
 			piBridgeCommand(e),
 		},
 	}
@@ -95,6 +97,7 @@ func (e *env) piSessions() ([]*transcript.Info, error) {
 		}
 		return out[i].Started > out[j].Started
 	})
+	e.writePiCache(out)
 	return out, nil
 }
 
@@ -121,36 +124,38 @@ func piSessionsCommand(e *env) *cli.Command {
 			if err != nil {
 				return errorf(c, exitFailed, "%v", err)
 			}
+			rows := lineageRows(infos) // over all sessions: a parent may be in another cwd
 			if dir := c.String("cwd"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
 					return errorf(c, exitUsage, "--cwd: %v", err)
 				}
-				kept := infos[:0]
-				for _, in := range infos {
+				kept := rows[:0]
+				for _, in := range rows {
 					if filepath.Clean(in.CWD) == abs {
 						kept = append(kept, in)
 					}
 				}
-				infos = kept
+				rows = kept
 			}
 			if c.Bool("json") {
-				if infos == nil {
-					infos = []*transcript.Info{}
-				}
-				data, _ := json.MarshalIndent(infos, "", "  ")
+				data, _ := json.MarshalIndent(rows, "", "  ")
 				fmt.Fprintf(e.stdout, "%s\n", data)
-			} else if len(infos) > 0 {
+			} else if len(rows) > 0 {
 				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tNAME\tCWD\tPARENT\tFILE")
-				for _, in := range infos {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", render.Clean(in.ID), render.Clean(in.Started),
-						in.Modified.Format(time.RFC3339), size(in.Size), render.Clean(dash(in.Name)), render.Clean(in.CWD),
-						render.Clean(dash(in.Parent)), render.Clean(in.File))
+				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tNAME\tCWD\tPARENT\tCHILDREN\tFILE")
+				for _, in := range rows {
+					parent := in.ParentID // the parent's id when listed, else its file
+					if parent == "" {
+						parent = in.Parent
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", render.Clean(in.ID), render.Clean(in.Started),
+						in.Modified.Format(time.RFC3339), size(in.Size), dash(render.Clean(in.Name)), render.Clean(in.CWD),
+						dash(render.Clean(parent)), dash(render.Clean(strings.Join(in.Children, ","))), render.Clean(in.File))
 				}
 				tw.Flush()
 			}
-			if len(infos) == 0 {
+			if len(rows) == 0 {
 				return silent(exitNone)
 			}
 			return nil
@@ -203,9 +208,14 @@ func piShowCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "show",
 		Usage: "show what a Pi session's transcript says: model, thinking, totals, outputs, recent calls",
-		UsageText: "jig pi show FILE|ID [--json]\n\n" +
+		UsageText: "jig pi show FILE|ID [--leaf ENTRY] [--json]\n\n" +
+			"With --leaf, what holds on the branch ending at ENTRY (jig pi tree lists the leaves):\n" +
+			"its model, thinking, context, recent calls, and the usage and outputs of its entries.\n\n" +
 			"example: jig pi show ~/.pi/agent/sessions/--home-me-src--/2026-04-15T14-06-36-868Z_c8920823.jsonl",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.StringFlag{Name: "leaf", Usage: "show the branch ending at entry `ENTRY`"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
@@ -214,12 +224,25 @@ func piShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return errorf(c, exitNone, "%v", err)
 			}
-			r := transcript.NewReader(file)
-			r.Home = e.getenv("HOME")
-			if err := r.UpdateSession(); err != nil {
-				return errorf(c, exitBadInput, "%v", err)
+			var d *transcript.Derived
+			var r *transcript.Reader
+			if leaf := c.String("leaf"); leaf != "" {
+				var noEntry *transcript.ErrNoEntry
+				d, r, err = transcript.DeriveBranch(file, leaf, e.getenv("HOME"), transcript.NewRepoFinder().Repo)
+				switch {
+				case errors.As(err, &noEntry):
+					return errorf(c, exitNone, "%s: %v", file, err)
+				case err != nil:
+					return errorf(c, exitBadInput, "%v", err) // the reader names the file
+				}
+			} else {
+				r = transcript.NewReader(file)
+				r.Home = e.getenv("HOME")
+				if err := r.UpdateSession(); err != nil {
+					return errorf(c, exitBadInput, "%v", err)
+				}
+				d = r.Derive(transcript.NewRepoFinder().Repo)
 			}
-			d := r.Derive(transcript.NewRepoFinder().Repo)
 			lin := lineage(d.Header.ParentSession)
 			bad := r.BadLines()
 			for _, b := range bad {
@@ -252,6 +275,9 @@ func piShowCommand(e *env) *cli.Command {
 func (e *env) findPiSession(arg string) (string, error) {
 	if _, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) {
 		return arg, nil
+	}
+	if file, ok := e.cachedPiSession(arg); ok {
+		return file, nil
 	}
 	infos, err := e.piSessions()
 	if err != nil {

@@ -30,6 +30,7 @@ func sessionCommand(e *env) *cli.Command {
 			sessionGCCommand(e),
 			sessionContextCommand(e),
 			sessionWaitCommand(e),
+			sessionWatchCommand(e),
 		},
 	}
 }

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/render"
+	"jig/status"
+	"jig/transcript"
+)
+
+// promptWords is how much of a branch's last prompt jig pi tree shows.
+const promptWords = 48
+
+func piTreeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "tree",
+		Usage: "list every branch end (leaf) of a Pi session with its prompt, totals and summaries",
+		UsageText: "jig pi tree FILE|ID [--json]\n\n" +
+			"One line per leaf: its entry id, time, entries on the branch, the entry it branches\n" +
+			"off at, the branch's tokens and cost, its last prompt, label and name. '*' marks the\n" +
+			"active leaf (the file's last entry: Pi continues from it); \"after\" names the compactions\n" +
+			"and branch summaries on the branch, oldest first.\n\n" +
+			"example: jig pi tree 0190a --json | jq -r '.leaves[] | select(.active|not) | .id'",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError(c, "takes one FILE or session ID")
+			}
+			file, err := e.findPiSession(c.Args().First())
+			if err != nil {
+				return errorf(c, exitNone, "%v", err)
+			}
+			t, err := transcript.ReadTree(file, promptWords)
+			if err != nil {
+				return errorf(c, exitBadInput, "%v", err) // the reader names the file
+			}
+			for i := range t.Leaves {
+				l := &t.Leaves[i]
+				l.Prompt, l.Label, l.Name = render.Clean(l.Prompt), render.Clean(l.Label), render.Clean(l.Name)
+			}
+			if c.Bool("json") {
+				data, _ := json.MarshalIndent(t, "", "  ")
+				fmt.Fprintf(e.stdout, "%s\n", data)
+				return nil
+			}
+			printTree(e, t)
+			return nil
+		},
+	}
+}
+
+func printTree(e *env, t *transcript.Tree) {
+	fmt.Fprintf(e.stdout, "session %s  %s  (%d entries, %d %s, active %s)\n", render.Clean(t.Header.ID),
+		render.Clean(t.File), t.Entries, len(t.Leaves), plural(len(t.Leaves), "leaf", "leaves"), render.Clean(t.Active))
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "  LEAF\tTIME\tENTRIES\tFROM\tTOKENS\tCOST\tPROMPT")
+	for _, l := range t.Leaves {
+		mark := " "
+		if l.Active {
+			mark = "*"
+		}
+		u := l.Usage
+		extra := ""
+		if l.Label != "" {
+			extra += fmt.Sprintf("  [%s on %s]", l.Label, render.Clean(l.LabelOn))
+		}
+		if l.Name != "" {
+			extra += fmt.Sprintf("  (%s)", l.Name)
+		}
+		prompt := "-"
+		if l.Prompt != "" {
+			prompt = fmt.Sprintf("%q", l.Prompt)
+		}
+		var sums []string
+		for _, s := range l.Summaries {
+			sums = append(sums, render.Clean(s.Type+" "+s.ID))
+		}
+		if len(sums) > 0 {
+			extra += "  after " + strings.Join(sums, ", ")
+		}
+		fmt.Fprintf(w, "%s %s\t%s\t%d\t%s\t%d\t%s\t%s%s\n", mark, render.Clean(l.ID), l.At.Format(time.RFC3339),
+			l.Depth, dash(render.Clean(l.From)), u.Input+u.Output+u.CacheRead+u.CacheWrite, render.Money(u.Cost), prompt, extra)
+	}
+	w.Flush()
+}
+
+func piForkCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "fork",
+		Usage: "write a new Pi session holding a branch up to an entry, for pi --session",
+		UsageText: "jig pi fork FILE|ID --at ENTRY [--empty] [--cwd DIR] [--json]\n\n" +
+			"Writes a new session file as Pi's own fork does: a new session id, a header whose\n" +
+			"parentSession names the source, and the entries of the branch ending at ENTRY (none\n" +
+			"with --empty). It goes into Pi's sessions folder for the cwd (the source's, or DIR), in\n" +
+			"one step; the source is only read. The file is in Pi's current format (v3) whatever\n" +
+			"the source's, so Pi 0.x and 1.x open it as it is. Prints the new session's id and file.\n\n" +
+			"example: pi --session \"$(jig pi fork 0190a --at 3f2a91bc --json | jq -r .path)\"",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "at", Usage: "the `ENTRY` id the new session's branch ends at (jig pi tree lists them)"},
+			&cli.BoolFlag{Name: "empty", Usage: "copy no entries: only the header naming the source"},
+			&cli.StringFlag{Name: "cwd", Usage: "the new session's working folder `DIR` (default: the source's)"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError(c, "takes one FILE or session ID")
+			}
+			at := c.String("at")
+			if at == "" && !c.Bool("empty") {
+				return usageError(c, "--at ENTRY is required (or --empty)")
+			}
+			file, err := e.findPiSession(c.Args().First())
+			if err != nil {
+				return errorf(c, exitNone, "%v", err)
+			}
+			h, err := transcript.ReadHeader(file)
+			if err != nil {
+				return errorf(c, exitBadInput, "%v", err) // the reader names the file
+			}
+			cwd := h.CWD
+			if d := c.String("cwd"); d != "" {
+				if cwd, err = filepath.Abs(d); err != nil {
+					return usageError(c, "--cwd: %v", err)
+				}
+			}
+			dir := e.piSessionsDir()
+			if e.getenv("PI_CODING_AGENT_SESSION_DIR") == "" {
+				dir = filepath.Join(dir, transcript.SessionDirName(cwd))
+			}
+			f, err := transcript.Fork(file, at, c.Bool("empty"), dir, cwd, e.now())
+			var noEntry *transcript.ErrNoEntry
+			switch {
+			case errors.As(err, &noEntry):
+				return errorf(c, exitNone, "%s: %v", file, err)
+			case errors.Is(err, transcript.ErrNotSession):
+				return errorf(c, exitBadInput, "%v", err) // the reader names the file
+			case errors.Is(err, fs.ErrPermission):
+				return errorf(c, exitFailed, "%s: not writable: %v", dir, errors.Unwrap(err))
+			case err != nil:
+				return errorf(c, exitFailed, "%v", err)
+			}
+			e.rememberPiSession(f.ID, f.Path)
+			if c.Bool("json") {
+				data, _ := json.MarshalIndent(f, "", "  ")
+				fmt.Fprintf(e.stdout, "%s\n", data)
+				return nil
+			}
+			fmt.Fprintf(e.stdout, "session\t%s\nfile\t%s\n", render.Clean(f.ID), render.Clean(f.Path))
+			return nil
+		},
+	}
+}
+
+// The id → path cache of Pi's sessions: a hint that spares `jig pi show ID`
+// a scan of every session file. An entry is used only when the file is
+// still in the sessions folder and its header still has the id; anything
+// else means a scan, which rewrites the cache.
+const piCacheDir, piCacheFile = "cache", "pi-sessions.json"
+
+type piCache struct {
+	Sessions map[string]string `json:"sessions"` // id → file
+}
+
+func (e *env) piCachePath() (*status.Dir, string, bool) {
+	dir, err := status.Locate(e.getenv)
+	if err != nil || dir.Check(piCacheDir) != nil {
+		return nil, "", false // no state dir, or one jig must not trust: no cache
+	}
+	return dir, dir.Path(piCacheDir, piCacheFile), true
+}
+
+func (e *env) readPiCache() piCache {
+	c := piCache{Sessions: map[string]string{}}
+	if _, path, ok := e.piCachePath(); ok {
+		if data, err := status.ReadFileNoFollow(path); err == nil {
+			json.Unmarshal(data, &c)
+		}
+	}
+	if c.Sessions == nil {
+		c.Sessions = map[string]string{}
+	}
+	return c
+}
+
+// cachedPiSession is the cache's file for id when it still holds it.
+func (e *env) cachedPiSession(id string) (string, bool) {
+	file, ok := e.readPiCache().Sessions[id]
+	if !ok {
+		return "", false
+	}
+	rel, err := filepath.Rel(e.piSessionsDir(), file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	if h, err := transcript.ReadHeader(file); err != nil || h.ID != id {
+		return "", false
+	}
+	return file, true
+}
+
+// writePiCache saves what a scan found; failing to is no error (a hint).
+func (e *env) writePiCache(infos []*transcript.Info) {
+	c := piCache{Sessions: make(map[string]string, len(infos))}
+	for _, in := range infos {
+		if abs, err := filepath.Abs(in.File); err == nil {
+			c.Sessions[in.ID] = abs
+		}
+	}
+	e.savePiCache(c)
+}
+
+// rememberPiSession adds one session (a fork just written) to the cache.
+func (e *env) rememberPiSession(id, file string) {
+	c := e.readPiCache()
+	c.Sessions[id] = file
+	e.savePiCache(c)
+}
+
+func (e *env) savePiCache(c piCache) {
+	dir, path, ok := e.piCachePath()
+	if !ok {
+		return
+	}
+	data, err := json.Marshal(c)
+	if err != nil || len(data) > status.MaxFileSize {
+		return
+	}
+	if old, err := status.ReadFileNoFollow(path); err == nil && string(old) == string(data) {
+		return
+	}
+	if dir.Ensure(piCacheDir) == nil {
+		status.WriteFileAtomic(path, data)
+	}
+}
+
+// sessionRow is one session of `jig pi sessions` with its lineage both
+// ways, resolved among the sessions listed.
+type sessionRow struct {
+	*transcript.Info
+	ParentID string   `json:"parentId,omitempty"`
+	Children []string `json:"children"`
+}
+
+func lineageRows(infos []*transcript.Info) []sessionRow {
+	rows := make([]sessionRow, len(infos))
+	byFile := map[string]int{}
+	for i, in := range infos {
+		rows[i] = sessionRow{Info: in, Children: []string{}}
+		if abs, err := filepath.Abs(in.File); err == nil {
+			byFile[abs] = i
+		}
+	}
+	for i, in := range infos {
+		if in.Parent == "" {
+			continue
+		}
+		abs, err := filepath.Abs(in.Parent)
+		if err != nil {
+			continue
+		}
+		if p, ok := byFile[abs]; ok {
+			rows[i].ParentID = infos[p].ID
+			rows[p].Children = append(rows[p].Children, in.ID)
+		}
+	}
+	return rows
+}
