@@ -188,7 +188,11 @@ func ReadFileNoFollow(path string) ([]byte, error) {
 	if fi.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
 	}
-	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	// One read of the size the file has; a file grown since is read on, up
+	// to the limit.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+512))
+	_, err = buf.ReadFrom(io.LimitReader(f, MaxFileSize+1))
+	return buf.Bytes(), err
 }
 
 // Read returns the status of a session id.

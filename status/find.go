@@ -5,6 +5,15 @@ import "time"
 // Liveness decides whether the session behind a status file still runs.
 type Liveness struct {
 	Host string // this machine's name; a status from another host is not live here
+	ids  map[int]string
+}
+
+// Memo is l remembering each process's identity for one pass over many
+// sessions (gc, list): the sessions of one process cost one /proc read.
+// Not for a long-lived reader: a pid's process may change meanwhile.
+func (l Liveness) Memo() Liveness {
+	l.ids = map[int]string{}
+	return l
 }
 
 // Local reports whether s was written on this host (or names no host).
@@ -15,7 +24,20 @@ func (l Liveness) Local(s *Status) bool {
 // Alive reports whether s belongs to a process of this host that still runs
 // and is the same process that started the session (not a reused pid).
 func (l Liveness) Alive(s *Status) bool {
-	return l.Local(s) && ProcessAlive(s.PID, s.StartedAt, s.PIDStart)
+	if !l.Local(s) {
+		return false
+	}
+	if l.ids != nil && s.PIDStart != "" && s.PID > 0 {
+		id, ok := l.ids[s.PID]
+		if !ok {
+			id = ProcessIdentity(s.PID)
+			l.ids[s.PID] = id
+		}
+		if id != "" {
+			return id == s.PIDStart
+		}
+	}
+	return ProcessAlive(s.PID, s.StartedAt, s.PIDStart)
 }
 
 // ProcessAlive reports whether pid runs and is the process that wrote the

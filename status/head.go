@@ -66,7 +66,7 @@ func decodeHead(r io.Reader, times bool) (*Head, error) {
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, err
+			return nil, endError(err)
 		}
 		key, _ := t.(string)
 		bit := headKeys[key]
@@ -94,17 +94,31 @@ func decodeHead(r io.Reader, times bool) (*Head, error) {
 			dst = &json.RawMessage{}
 		}
 		if err := dec.Decode(dst); err != nil {
-			return nil, fmt.Errorf("field %s: %v", key, err)
+			return nil, fmt.Errorf("field %s: %v", key, endError(err))
 		}
 		seen |= bit
 		if done() {
 			break
 		}
 	}
+	if !done() {
+		// read to the end: the object must close
+		if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+			return nil, errors.New("unexpected end of JSON input")
+		}
+	}
 	if h.Schema != float64(Schema) {
 		return nil, fmt.Errorf("schema %v, this jig reads schema %d", h.Schema, Schema)
 	}
 	return h, nil
+}
+
+// endError says a file cut short as Decode does.
+func endError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("unexpected end of JSON input")
+	}
+	return err
 }
 
 // readHead reads the head of one status file, without following a symlink
@@ -120,6 +134,59 @@ func readHead(path string, times bool) (*Head, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil
+}
+
+// readHeadTimes is readHead with startedAt and updatedAt, which jig writes
+// last: the head is decoded from the start and the times found from the end,
+// so the outputs between are never decoded.
+func readHeadTimes(path string) (*Head, error) {
+	data, err := ReadFileNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	h, err := decodeHead(bytes.NewReader(data), false)
+	if err == nil {
+		var ok bool
+		if h.UpdatedAt, ok = lastTime(data, "updatedAt"); !ok {
+			h, err = decodeHead(bytes.NewReader(data), true) // not jig's order
+		} else if h.StartedAt.IsZero() {
+			h.StartedAt, _ = lastTime(data, "startedAt")
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
+// lastTime finds a time field near the end of a status file as jig writes
+// it: "key": "…" with only the object's closing brace after it (for
+// updatedAt), or followed by updatedAt (for startedAt). Anything else is
+// not found, and the caller decodes the file in order.
+func lastTime(data []byte, key string) (time.Time, bool) {
+	prefix := []byte(`"` + key + `": "`)
+	i := bytes.LastIndex(data, prefix)
+	if i < 0 {
+		return time.Time{}, false
+	}
+	v := data[i+len(prefix):]
+	end := bytes.IndexByte(v, '"')
+	if end < 0 {
+		return time.Time{}, false
+	}
+	rest := bytes.TrimSpace(v[end+1:])
+	switch key {
+	case "updatedAt":
+		if string(rest) != "}" {
+			return time.Time{}, false
+		}
+	default:
+		if !bytes.HasPrefix(rest, []byte(`,`)) || !bytes.HasPrefix(bytes.TrimSpace(rest[1:]), []byte(`"updatedAt"`)) {
+			return time.Time{}, false
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(v[:end]))
+	return t, err == nil
 }
 
 // openRegular opens a regular file for reading without following a symlink
@@ -173,7 +240,13 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 				continue // temp files and strangers
 			}
 			name := strings.TrimSuffix(n, ".json")
-			h, herr := readHead(d.Path(SessionsDir, n), times)
+			var h *Head
+			var herr error
+			if times {
+				h, herr = readHeadTimes(d.Path(SessionsDir, n))
+			} else {
+				h, herr = readHead(d.Path(SessionsDir, n), false)
+			}
 			if h == nil {
 				h = &Head{}
 			}
@@ -191,15 +264,18 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 	}
 }
 
-// ReadRaw returns a status file's bytes as they are, checked to be one
-// schema-1 JSON object: for readers that pass the document on.
+// ReadRaw returns a status file's bytes as they are, for readers that pass
+// the document on (session list --json). It checks the bytes are one JSON
+// object by their ends only: EachHead with times has read the file as far
+// as its layout allows, and decoded in full one that is not in jig's.
 func (d *Dir) ReadRaw(name string) ([]byte, error) {
 	path := d.Path(SessionsDir, name+".json")
 	data, err := ReadFileNoFollow(path)
 	if err != nil {
 		return nil, err
 	}
-	if !json.Valid(data) || !bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+	t := bytes.TrimSpace(data)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
 		return nil, fmt.Errorf("%s: not a JSON object", path)
 	}
 	return data, nil

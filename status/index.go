@@ -380,6 +380,7 @@ type Cleaned struct {
 func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 	var c Cleaned
 	byName := map[string]*Status{} // heads only: memory grows by a few hundred bytes a session
+	live = live.Memo()
 	err := d.EachHead(false, func(h *Head, err error) error {
 		switch {
 		case errors.Is(err, ErrSymlink):
@@ -458,13 +459,11 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 	}
 	removed := 0
 	for _, dir := range dirs {
-		if !isRealDir(d.Path(TerminalsDir, dir)) {
-			continue // a stranger that is not a folder, or a link to one
-		}
 		markers, err := readNames(d.Path(TerminalsDir, dir))
 		if err != nil {
-			continue
+			continue // a stranger that is not a folder, or a link to one
 		}
+		left := len(markers)
 		for _, m := range markers {
 			if keep[m] || !stale(byName[m], dir) {
 				continue
@@ -477,12 +476,13 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 			if (err == nil || errors.Is(err, fs.ErrNotExist)) && stale(now, dir) {
 				if os.Remove(d.Path(TerminalsDir, dir, m)) == nil {
 					removed++
+					left--
 				}
 			}
 			unlock()
 		}
-		if dir != indexedDir {
-			os.Remove(d.Path(TerminalsDir, dir)) // only when empty
+		if dir != indexedDir && left == 0 {
+			os.Remove(d.Path(TerminalsDir, dir)) // only when empty: a writer may have marked it since
 		}
 	}
 	return removed, nil

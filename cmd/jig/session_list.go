@@ -1,7 +1,8 @@
 package main
 
 import (
-	"encoding/json"
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,20 +35,36 @@ func sessionListCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			entries, err := dir.List()
+			live := e.liveness().Memo()
+			var heads []*status.Head // a few hundred bytes a session, whatever its file holds
+			err = dir.EachHead(true, func(h *status.Head, err error) error {
+				if err != nil {
+					e.warnf(c, "skipped %v", err)
+				} else if c.Bool("all") || live.Alive(h.Status()) {
+					heads = append(heads, h)
+				}
+				return nil
+			})
 			if err != nil {
 				return errorf(c, exitStateDir, "%v", err)
 			}
-			live := e.liveness()
-			var list []*status.Status
-			for _, en := range e.warnSkipped(c, entries) {
-				if c.Bool("all") || live.Alive(en) {
-					list = append(list, en)
+			sort.Slice(heads, func(i, j int) bool {
+				if a, b := heads[i].UpdatedAt, heads[j].UpdatedAt; !a.Equal(b) {
+					return a.After(b)
 				}
-			}
-			sort.SliceStable(list, func(i, j int) bool { return list[i].UpdatedAt.After(list[j].UpdatedAt) })
+				return heads[i].Name < heads[j].Name // the folder's order is no order
+			})
 			if c.Bool("json") || !e.stdoutTTY {
-				return writeJSONList(e, list)
+				return e.writeJSONList(c, dir, heads)
+			}
+			var list []*status.Status
+			for _, h := range heads {
+				s, err := dir.Read(h.Session)
+				if err != nil {
+					continue // ended since the listing
+				}
+				s.Outputs, s.Recent, s.ContextDetail = nil, nil, nil // the table shows none of them
+				list = append(list, s)
 			}
 			render.Table(e.stdout, list, live.Alive, e.now())
 			return nil
@@ -69,18 +86,33 @@ func (e *env) warnSkipped(c *cli.Context, entries []status.Entry) []*status.Stat
 	return ok
 }
 
-// writeJSONList prints the files as one JSON array, each as written.
-func writeJSONList(e *env, list []*status.Status) error {
-	docs := make([]json.RawMessage, 0, len(list))
-	for _, s := range list {
-		docs = append(docs, s.Raw())
+// writeJSONList prints the files as one JSON array, each as written, one
+// at a time: its bytes are passed through, never decoded whole.
+func (e *env) writeJSONList(c *cli.Context, dir *status.Dir, heads []*status.Head) error {
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	w.WriteString("[")
+	n := 0
+	for _, h := range heads {
+		data, err := dir.ReadRaw(h.Name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // ended since the listing
+		}
+		if err != nil {
+			e.warnf(c, "skipped %v", err)
+			continue
+		}
+		if n > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n")
+		w.Write(bytes.TrimRight(data, "\n"))
+		n++
 	}
-	data, err := json.MarshalIndent(docs, "", "  ")
-	if err != nil {
-		return err
+	if n > 0 {
+		w.WriteString("\n")
 	}
-	fmt.Fprintf(e.stdout, "%s\n", data)
-	return nil
+	w.WriteString("]\n")
+	return w.Flush()
 }
 
 func sessionShowCommand(e *env) *cli.Command {
