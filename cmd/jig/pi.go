@@ -4,17 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"jig/pi"
 	"jig/render"
 	"jig/transcript"
 )
@@ -37,75 +34,6 @@ func piCommand(e *env) *cli.Command {
 	}
 }
 
-// piSessionsDir is where Pi keeps its sessions: $PI_CODING_AGENT_SESSION_DIR,
-// else $PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions.
-func (e *env) piSessionsDir() string {
-	if d := e.getenv("PI_CODING_AGENT_SESSION_DIR"); d != "" {
-		return e.expandHome(d)
-	}
-	if d := e.getenv("PI_CODING_AGENT_DIR"); d != "" {
-		return filepath.Join(e.expandHome(d), "sessions")
-	}
-	return filepath.Join(e.getenv("HOME"), ".pi", "agent", "sessions")
-}
-
-func (e *env) expandHome(p string) string {
-	if home := e.getenv("HOME"); home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		return filepath.Join(home, p[1:])
-	}
-	return p
-}
-
-// piSessions reads the header of every .jsonl directly in the sessions dir
-// or one folder down (Pi's per-cwd folders), newest first.
-func (e *env) piSessions() ([]*transcript.Info, error) {
-	root := e.piSessionsDir()
-	var files []string
-	for _, pat := range []string{"*.jsonl", "*/*.jsonl"} {
-		m, err := filepath.Glob(filepath.Join(globEscape(root), pat))
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, m...)
-	}
-	infos := make([]*transcript.Info, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				infos[i], _ = transcript.ReadInfo(files[i]) // not a session: left out, as Pi does
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	out := infos[:0]
-	for _, in := range infos {
-		if in != nil {
-			out = append(out, in)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Modified.Equal(out[j].Modified) {
-			return out[i].Modified.After(out[j].Modified)
-		}
-		return out[i].Started > out[j].Started
-	})
-	e.writePiCache(out)
-	return out, nil
-}
-
-func globEscape(p string) string {
-	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
-	return r.Replace(p)
-}
-
 func piSessionsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "sessions",
@@ -120,11 +48,11 @@ func piSessionsCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			infos, err := e.piSessions()
+			infos, err := pi.NewSessions(e.getenv).List()
 			if err != nil {
 				return errorf(c, exitFailed, "%v", err)
 			}
-			rows := lineageRows(infos) // over all sessions: a parent may be in another cwd
+			rows := pi.Rows(infos) // over all sessions: a parent may be in another cwd
 			if dir := c.String("cwd"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
@@ -180,30 +108,6 @@ func size(n int64) string {
 	return fmt.Sprintf("%dB", n)
 }
 
-// lineageStep is one ancestor named by a parentSession header.
-type lineageStep struct {
-	File    string `json:"file"`
-	ID      string `json:"id,omitempty"`
-	Missing bool   `json:"missing,omitempty"`
-}
-
-// lineage follows parentSession from file to file, up to 50 steps.
-func lineage(parent string) []lineageStep {
-	var out []lineageStep
-	seen := map[string]bool{}
-	for parent != "" && !seen[parent] && len(out) < 50 {
-		seen[parent] = true
-		in, err := transcript.ReadInfo(parent)
-		if err != nil {
-			out = append(out, lineageStep{File: parent, Missing: true})
-			break
-		}
-		out = append(out, lineageStep{File: parent, ID: in.ID})
-		parent = in.Parent
-	}
-	return out
-}
-
 func piShowCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "show",
@@ -220,7 +124,7 @@ func piShowCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
 			}
-			file, err := e.findPiSession(c.Args().First())
+			file, err := pi.NewSessions(e.getenv).Find(c.Args().First())
 			if err != nil {
 				return errorf(c, exitNone, "%v", err)
 			}
@@ -243,7 +147,7 @@ func piShowCommand(e *env) *cli.Command {
 				}
 				d = r.Derive(transcript.NewRepoFinder().Repo)
 			}
-			lin := lineage(d.Header.ParentSession)
+			lin := pi.Lineage(d.Header.ParentSession)
 			bad := r.BadLines()
 			for _, b := range bad {
 				e.warnf(c, "warning: %s:%d: skipped: %s", file, b.Line, b.Reason)
@@ -258,7 +162,7 @@ func piShowCommand(e *env) *cli.Command {
 				data, _ := json.MarshalIndent(struct {
 					*transcript.Derived
 					BadLines []transcript.BadLine `json:"badLines"`
-					Lineage  []lineageStep        `json:"lineage"`
+					Lineage  []pi.LineageStep        `json:"lineage"`
 				}{d, bad, lin}, "", "  ")
 				fmt.Fprintf(e.stdout, "%s\n", data)
 				return nil
@@ -269,41 +173,9 @@ func piShowCommand(e *env) *cli.Command {
 	}
 }
 
-// findPiSession takes a file path, or a session id (or the start of one) to
-// look up in Pi's sessions dir. Whatever is there by that name is the file,
-// to be refused when it is no session (a folder, a fifo).
-func (e *env) findPiSession(arg string) (string, error) {
-	if _, err := os.Stat(arg); !errors.Is(err, fs.ErrNotExist) {
-		return arg, nil
-	}
-	if file, ok := e.cachedPiSession(arg); ok {
-		return file, nil
-	}
-	infos, err := e.piSessions()
-	if err != nil {
-		return "", err
-	}
-	var found []string
-	for _, in := range infos {
-		if in.ID == arg {
-			return in.File, nil
-		}
-		if strings.HasPrefix(in.ID, arg) {
-			found = append(found, in.File)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		return "", fmt.Errorf("%s: no such file or session in %s", arg, e.piSessionsDir())
-	}
-	return "", fmt.Errorf("%s: %d sessions start with it; give more of the id", arg, len(found))
-}
-
 // printShow prints what a transcript says for a person. Its paths, names and
 // ids are chosen by the agent: every one is cleaned.
-func printShow(e *env, d *transcript.Derived, lin []lineageStep) {
+func printShow(e *env, d *transcript.Derived, lin []pi.LineageStep) {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	h := d.Header
 	fmt.Fprintf(w, "session\t%s\n", render.Clean(h.ID))

@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/pi"
 	"jig/render"
-	"jig/status"
 	"jig/transcript"
 )
 
@@ -35,7 +35,7 @@ func piTreeCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
 			}
-			file, err := e.findPiSession(c.Args().First())
+			file, err := pi.NewSessions(e.getenv).Find(c.Args().First())
 			if err != nil {
 				return errorf(c, exitNone, "%v", err)
 			}
@@ -118,7 +118,7 @@ func piForkCommand(e *env) *cli.Command {
 			if at == "" && !c.Bool("empty") {
 				return usageError(c, "--at ENTRY is required (or --empty)")
 			}
-			file, err := e.findPiSession(c.Args().First())
+			file, err := pi.NewSessions(e.getenv).Find(c.Args().First())
 			if err != nil {
 				return errorf(c, exitNone, "%v", err)
 			}
@@ -132,7 +132,7 @@ func piForkCommand(e *env) *cli.Command {
 					return usageError(c, "--cwd: %v", err)
 				}
 			}
-			dir := e.piSessionsDir()
+			dir := pi.SessionsDir(e.getenv)
 			if e.getenv("PI_CODING_AGENT_SESSION_DIR") == "" {
 				dir = filepath.Join(dir, transcript.SessionDirName(cwd))
 			}
@@ -148,7 +148,7 @@ func piForkCommand(e *env) *cli.Command {
 			case err != nil:
 				return errorf(c, exitFailed, "%v", err)
 			}
-			e.rememberPiSession(f.ID, f.Path)
+			pi.NewSessions(e.getenv).Remember(f.ID, f.Path)
 			if c.Bool("json") {
 				data, _ := json.MarshalIndent(f, "", "  ")
 				fmt.Fprintf(e.stdout, "%s\n", data)
@@ -158,119 +158,4 @@ func piForkCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// The id → path cache of Pi's sessions: a hint that spares `jig pi show ID`
-// a scan of every session file. An entry is used only when the file is
-// still in the sessions folder and its header still has the id; anything
-// else means a scan, which rewrites the cache.
-const piCacheDir, piCacheFile = "cache", "pi-sessions.json"
-
-type piCache struct {
-	Sessions map[string]string `json:"sessions"` // id → file
-}
-
-func (e *env) piCachePath() (*status.Dir, string, bool) {
-	dir, err := status.Locate(e.getenv)
-	if err != nil || dir.Check(piCacheDir) != nil {
-		return nil, "", false // no state dir, or one jig must not trust: no cache
-	}
-	return dir, dir.Path(piCacheDir, piCacheFile), true
-}
-
-func (e *env) readPiCache() piCache {
-	c := piCache{Sessions: map[string]string{}}
-	if _, path, ok := e.piCachePath(); ok {
-		if data, err := status.ReadFileNoFollow(path); err == nil {
-			json.Unmarshal(data, &c)
-		}
-	}
-	if c.Sessions == nil {
-		c.Sessions = map[string]string{}
-	}
-	return c
-}
-
-// cachedPiSession is the cache's file for id when it still holds it.
-func (e *env) cachedPiSession(id string) (string, bool) {
-	file, ok := e.readPiCache().Sessions[id]
-	if !ok {
-		return "", false
-	}
-	rel, err := filepath.Rel(e.piSessionsDir(), file)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", false
-	}
-	if h, err := transcript.ReadHeader(file); err != nil || h.ID != id {
-		return "", false
-	}
-	return file, true
-}
-
-// writePiCache saves what a scan found; failing to is no error (a hint).
-func (e *env) writePiCache(infos []*transcript.Info) {
-	c := piCache{Sessions: make(map[string]string, len(infos))}
-	for _, in := range infos {
-		if abs, err := filepath.Abs(in.File); err == nil {
-			c.Sessions[in.ID] = abs
-		}
-	}
-	e.savePiCache(c)
-}
-
-// rememberPiSession adds one session (a fork just written) to the cache.
-func (e *env) rememberPiSession(id, file string) {
-	c := e.readPiCache()
-	c.Sessions[id] = file
-	e.savePiCache(c)
-}
-
-func (e *env) savePiCache(c piCache) {
-	dir, path, ok := e.piCachePath()
-	if !ok {
-		return
-	}
-	data, err := json.Marshal(c)
-	if err != nil || len(data) > status.MaxFileSize {
-		return
-	}
-	if old, err := status.ReadFileNoFollow(path); err == nil && string(old) == string(data) {
-		return
-	}
-	if dir.Ensure(piCacheDir) == nil {
-		status.WriteFileAtomic(path, data)
-	}
-}
-
-// sessionRow is one session of `jig pi sessions` with its lineage both
-// ways, resolved among the sessions listed.
-type sessionRow struct {
-	*transcript.Info
-	ParentID string   `json:"parentId,omitempty"`
-	Children []string `json:"children"`
-}
-
-func lineageRows(infos []*transcript.Info) []sessionRow {
-	rows := make([]sessionRow, len(infos))
-	byFile := map[string]int{}
-	for i, in := range infos {
-		rows[i] = sessionRow{Info: in, Children: []string{}}
-		if abs, err := filepath.Abs(in.File); err == nil {
-			byFile[abs] = i
-		}
-	}
-	for i, in := range infos {
-		if in.Parent == "" {
-			continue
-		}
-		abs, err := filepath.Abs(in.Parent)
-		if err != nil {
-			continue
-		}
-		if p, ok := byFile[abs]; ok {
-			rows[i].ParentID = infos[p].ID
-			rows[p].Children = append(rows[p].Children, in.ID)
-		}
-	}
-	return rows
 }
