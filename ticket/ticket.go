@@ -122,3 +122,14 @@ func (f *Found) Apply(s *status.Status) {
 	s.Ticket, s.Workflow = f.Ticket, f.Workflow
 	s.Outputs = engine.MergeOutputs(s.Outputs, f.Outputs)
 }
+
+// Resolve is the whole reading, as both writers do it: the configuration
+// for the working folder, the active key, its folder. Every problem met on
+// the way is in Problems; what it would have given is left out.
+func Resolve(getenv func(string) string, agentDir string, src Sources, repo func(string) *string) *Found {
+	cfg := LoadConfig(getenv, src.CWD, agentDir)
+	key, errs := FindKey(src)
+	f := Read(cfg, key, repo)
+	f.Problems = append(append(cfg.Problems(), errs...), f.Problems...)
+	return f
+}
