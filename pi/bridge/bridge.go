@@ -19,6 +19,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +67,9 @@ type Message struct {
 
 	// applied: the extension applied a request the bridge sent.
 	Applied *Applied `json:"applied,omitempty"`
+
+	// ticket: another extension named the active ticket (jig:ticket).
+	Ticket *TicketEvent `json:"ticket,omitempty"`
 
 	// end: the session is over; Keep leaves the file (a reload follows).
 	Keep bool `json:"keep,omitempty"`
@@ -176,6 +180,7 @@ type Bridge struct {
 	answer       *status.Answer
 	pending      *request.Outcome // sent to the extension, not yet applied
 	pendingSince time.Time
+	ticket       ticketState // the active ticket (ticket.go)
 }
 
 // New makes a bridge writing into dir.
@@ -239,6 +244,9 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 			if err := b.Refresh(); err != nil {
 				b.notice(err.Error())
 			}
+			if err := b.RefreshTicket(); err != nil {
+				b.notice(err.Error())
+			}
 		}
 	}
 }
@@ -297,6 +305,10 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	case "applied":
 		if m.Applied != nil {
 			b.applied(*m.Applied)
+		}
+	case "ticket":
+		if m.Ticket != nil {
+			b.takeTicket(*m.Ticket)
 		}
 	case "end":
 		if b.session != "" && !m.Keep {
@@ -489,7 +501,12 @@ func (b *Bridge) statusOver(prev *status.Status) (*status.Status, error) {
 	if dir, err := pi.AgentDir(b.Getenv); err == nil {
 		s.AgentDir = dir // the bridge runs with Pi's environment
 	}
-	b.addDecisions(s.Recent)
+	b.applyTicket(s)
+	var ids []string
+	if derived != nil {
+		ids = derived.RecentIDs
+	}
+	b.addDecisions(s.Recent, ids)
 	s.ContextDetail = nil
 	if b.sizes != nil {
 		var c ContextSizes
@@ -523,21 +540,35 @@ func (b *Bridge) liveWithOutputs() []byte {
 }
 
 // addDecisions gives the transcript's recent calls (newest first) the
-// decisions jig-core announced for them: the newest calls of both lists
-// are the same calls as long as their tools agree.
-func (b *Bridge) addDecisions(recent []status.Call) {
+// decisions jig-core announced for them: by call id where the transcript
+// names its calls (ids, one per call), else the newest calls of both lists
+// are taken for the same calls as long as their tools agree.
+func (b *Bridge) addDecisions(recent []status.Call, ids []string) {
+	if len(ids) == len(recent) && !slices.Contains(ids, "") {
+		for i, id := range ids {
+			if j, ok := b.callIndex[id]; ok {
+				b.calls[j].decideOn(&recent[i])
+			}
+		}
+		return
+	}
 	j := len(b.calls) - 1
 	for i := range recent {
 		if j < 0 || b.calls[j].tool != recent[i].Tool {
 			return
 		}
-		if c := b.calls[j]; c.decision != "" {
-			recent[i].Decision, recent[i].Answer = c.decision, c.answer
-			if c.action != "" {
-				recent[i].Action = c.action
-			}
-		}
+		b.calls[j].decideOn(&recent[i])
 		j--
+	}
+}
+
+// decideOn gives a recent call the decision announced for it, if any.
+func (c liveCall) decideOn(r *status.Call) {
+	if c.decision != "" {
+		r.Decision, r.Answer = c.decision, c.answer
+		if c.action != "" {
+			r.Action = c.action
+		}
 	}
 }
 
@@ -550,6 +581,7 @@ func (b *Bridge) write() error {
 	if b.session == "" {
 		return nil
 	}
+	b.readTicket()
 	_, err := b.Dir.Update(b.session, b.Now(), func(prev *status.Status) (*status.Status, error) {
 		if prev == nil || prev.PID != b.pid {
 			prev = b.last
