@@ -86,8 +86,9 @@ type Tool struct {
 
 // Skill is one skill Pi offers in the system prompt.
 type Skill struct {
-	Name  string `json:"name"`
-	Chars int64  `json:"chars"`
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"` // the package, or where Pi found it (user, project, cli)
+	Chars  int64  `json:"chars"`
 }
 
 // CallEvent is a tool call's start or end. Path is the file a write or
