@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"jig/pi"
+	"jig/render"
 	"jig/status"
 	"jig/ticket"
 )
@@ -56,7 +57,7 @@ func (b *Bridge) readTicket() {
 	}
 	if msg := said.Error(); msg != b.ticket.said {
 		b.ticket.said = msg
-		b.send(Notice{Type: "notice", Message: "ticket: " + msg})
+		b.send(Notice{Type: "notice", Message: render.Clean("ticket: " + msg)}) // paths from files of others
 	}
 }
 
