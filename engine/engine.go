@@ -58,7 +58,7 @@ func Build(prev *status.Status, derived *transcript.Derived, live []byte) (*stat
 	}
 	if said.outputs {
 		// live outputs join the others path by path; live's action wins
-		out.Outputs = mergeOutputs(out.Outputs, beforeLive.Outputs)
+		out.Outputs = MergeOutputs(out.Outputs, beforeLive.Outputs)
 	}
 	if !said.percent {
 		out.Context.Percent = nil // recomputed from tokens and window
@@ -94,13 +94,13 @@ func applyTranscript(s *status.Status, d *transcript.Derived) {
 		s.Usage.Cost = &c
 	}
 	s.Context.Tokens = d.ContextTokens
-	s.Outputs = mergeOutputs(s.Outputs, d.Outputs)
+	s.Outputs = MergeOutputs(s.Outputs, d.Outputs)
 	s.Recent = keepDecisions(d.Recent, s.Recent)
 }
 
-// mergeOutputs joins two output lists, one entry per path, newest first:
+// MergeOutputs joins two output lists, one entry per path, newest first:
 // first's action and repo win, the newest `at` wins.
-func mergeOutputs(first, second []status.Output) []status.Output {
+func MergeOutputs(first, second []status.Output) []status.Output {
 	byPath := map[string]int{}
 	var out []status.Output
 	for _, list := range [][]status.Output{first, second} {

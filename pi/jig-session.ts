@@ -15,7 +15,7 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 
 const SWITCHES = "jig-session.switches";
@@ -32,6 +32,54 @@ function findJig(): string | undefined {
 		if (dir && isExecutable(join(dir, "jig"))) return join(dir, "jig");
 	}
 	return undefined;
+}
+
+// pluginOf names what registered a tool as a user knows it: the package's
+// name, else the extension's file name (its folder's, for an index file);
+// "builtin" for Pi's own. Not Pi's source label (cli, auto, local).
+function pluginOf(info: any): string {
+	const path = String(info?.path ?? "");
+	const source = String(info?.source ?? "");
+	if (source === "builtin" || path.startsWith("builtin:") || path.startsWith("<builtin:")) return "builtin";
+	if (info?.origin === "package" && source) return packageName(source);
+	if (path && !path.startsWith("<")) {
+		const file = basename(path).replace(/\.[cm]?[jt]s$/, "");
+		return file === "index" ? basename(dirname(path)) : file;
+	}
+	return source || "other";
+}
+
+// packageName: npm:@scope/name@1.2.3 → @scope/name; git:github.com/o/repo@v1 → repo;
+// a local path → its last folder.
+function packageName(source: string): string {
+	if (source.startsWith("npm:")) {
+		const spec = source.slice(4);
+		const at = spec.lastIndexOf("@");
+		return at > 0 ? spec.slice(0, at) : spec;
+	}
+	const s = source.replace(/^[a-z]+:/, "").replace(/@[^/]*$/, "").replace(/\.git$/, "").replace(/\/+$/, "");
+	return s.slice(s.lastIndexOf("/") + 1) || source;
+}
+
+// skillSource: a package's name, "cli" for --skill, else where Pi found it (user, project).
+function skillSource(info: any): string {
+	if (info?.origin === "package" && info?.source) return packageName(String(info.source));
+	return String(info?.source === "cli" ? "cli" : (info?.scope ?? info?.source ?? ""));
+}
+
+// offered keeps, of a provider request's tools, those not switched off by a
+// request: Pi 0.x offers the tools of a run's start until the run ends.
+// Covers the tool shapes of Pi's providers: {name}, {function: {name}},
+// {functionDeclarations: [{name}]}.
+function offered(tools: any[], off: Set<string>): any[] {
+	const on = (t: any) => !off.has(t?.name ?? t?.function?.name);
+	return tools.flatMap((t: any) => {
+		if (Array.isArray(t?.functionDeclarations)) {
+			const decl = t.functionDeclarations.filter(on);
+			return decl.length ? [{ ...t, functionDeclarations: decl }] : [];
+		}
+		return on(t) ? [t] : [];
+	});
 }
 
 function isExecutable(path: string): boolean {
@@ -56,6 +104,8 @@ export default function jigSession(pi: any) {
 	let busy = false;
 	let settles = false; // Pi 1.x says agent_settled; 0.x only agent_end
 	let skillsOff = new Set<string>();
+	let toolsOff = new Set<string>(); // switched off by a request
+	const skillSources = new Map<string, string>();
 	let reloadWanted = false;
 	let ctxNow: any; // the latest context Pi handed us: an older one may be stale after a rebind
 
@@ -152,6 +202,7 @@ export default function jigSession(pi: any) {
 	// apply puts a request (or restored switches) in force; the bridge
 	// worked out what that means.
 	const apply = (r: any, ctx: any) => {
+		toolsOff = new Set(Object.entries(r.switches?.tools ?? {}).filter(([, on]) => on === false).map(([name]) => name));
 		if (Array.isArray(r.active)) {
 			pi.setActiveTools(r.active);
 			send(inventory());
@@ -200,7 +251,7 @@ export default function jigSession(pi: any) {
 		const active = new Set(pi.getActiveTools());
 		const tools = pi.getAllTools().map((t: any) => ({
 			name: t.name,
-			source: t.sourceInfo?.source ?? "",
+			source: pluginOf(t.sourceInfo),
 			active: active.has(t.name),
 			hidden: t.exposure === "hidden",
 			chars: JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters }).length,
@@ -211,7 +262,11 @@ export default function jigSession(pi: any) {
 	const skillNames = () =>
 		(pi.getCommands?.() ?? [])
 			.filter((c: any) => c.source === "skill")
-			.map((c: any) => ({ name: String(c.name).replace(/^skill:/, ""), chars: 0 }));
+			.map((c: any) => {
+				const name = String(c.name).replace(/^skill:/, "");
+				skillSources.set(name, skillSource(c.sourceInfo));
+				return { name, source: skillSources.get(name), chars: 0 };
+			});
 
 	const savedSwitches = (ctx: any) => {
 		let found: unknown;
@@ -290,6 +345,11 @@ export default function jigSession(pi: any) {
 
 	pi.on("tool_call", async (event: any) => {
 		const call: Json = { phase: "start", id: event.toolCallId, tool: event.toolName };
+		if (toolsOff.has(event.toolName)) {
+			// Asked for before the switch reached the model (a 0.x run): refused.
+			send({ type: "call", call });
+			return { block: true, reason: `jig: ${event.toolName} is off for this session` };
+		}
 		const p = event.input?.path;
 		if (!FILE_TOOLS.has(event.toolName) || typeof p !== "string") return send({ type: "call", call });
 		// Whether the file is there before the tool runs is what only this
@@ -307,12 +367,31 @@ export default function jigSession(pi: any) {
 			send({ type: "decision", decision: { id: d.toolCallId, action: d.action, decision: d.decision, answer: d.answer } });
 		}
 	});
+	// Another extension names the active ticket: { key: "SHOP-142" }; a key of "" or null takes it back.
+	pi.events?.on?.("jig:ticket", (d: any) => {
+		const key = typeof d === "string" ? d : d?.key;
+		send({ type: "ticket", ticket: { key: typeof key === "string" ? key : "" } });
+	});
+	// A tool switched off mid-run leaves the very next model request, on 0.x
+	// too (0.x keeps a run's tools until the run ends; 1.x drops it itself).
+	pi.on("before_provider_request", (event: any) => {
+		const payload = event?.payload;
+		if (!toolsOff.size || !Array.isArray(payload?.tools)) return undefined;
+		const tools = offered(payload.tools, toolsOff);
+		if (tools.length === payload.tools.length) return undefined;
+		const next = { ...payload, tools };
+		if (!tools.length) {
+			delete next.tools; // an empty list is refused by some providers
+			delete next.tool_choice;
+		}
+		return next;
+	});
 
 	// Skills off leave the skills list from the next prompt; /skill:NAME is refused.
 	pi.on("before_agent_start", (event: any) => {
 		const skillBlock = /\n?[ \t]*<skill>\s*<name>([^<]*)<\/name>[\s\S]*?<\/skill>/g;
 		const full: string = event.systemPrompt ?? "";
-		const skills = [...full.matchAll(skillBlock)].map((b) => ({ name: b[1], chars: b[0].length }));
+		const skills = [...full.matchAll(skillBlock)].map((b) => ({ name: b[1], source: skillSources.get(b[1]) ?? "", chars: b[0].length }));
 		send({ type: "inventory", skills });
 		const opts = event.systemPromptOptions;
 		let result: Json | undefined;
@@ -337,15 +416,18 @@ export default function jigSession(pi: any) {
 		return { action: "continue" };
 	});
 	// What the messages weigh, before each model call, for contextDetail.
+	// Custom messages of Jig's extensions (customType jig…) are a part of their own.
 	pi.on("context", (event: any) => {
 		let messages = 0;
 		let toolResults = 0;
+		let jigMessages = 0;
 		for (const m of event.messages ?? []) {
 			const n = JSON.stringify(m.content ?? "").length;
 			if (m.role === "toolResult") toolResults += n;
+			else if (m.role === "custom" && String(m.customType ?? "").startsWith("jig")) jigMessages += n;
 			else messages += n;
 		}
-		send({ type: "context", context: { messages, toolResults } });
+		send({ type: "context", context: { messages, toolResults, jigMessages } });
 	});
 
 	pi.registerCommand("session-file", {

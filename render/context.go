@@ -167,6 +167,9 @@ func itemLine(indent string, it status.ContextItem) string {
 	if it.Off {
 		line += "  (off)"
 	}
+	if it.Inactive {
+		line += "  (inactive)"
+	}
 	return line
 }
 

@@ -180,12 +180,16 @@ type ContextPart struct {
 	Tokens int64  `json:"tokens"`
 }
 
-// ContextItem is one tool, skill or context file and its share of the context.
+// ContextItem is one tool, skill or context file and its share of the
+// context. Off: switched off by a request. Inactive: not offered to the
+// model, but not by a request (a tool Pi leaves inactive by default, such
+// as grep; added to schema 1 by jig).
 type ContextItem struct {
-	Name   string `json:"name"`
-	Source string `json:"source,omitempty"`
-	Tokens int64  `json:"tokens"`
-	Off    bool   `json:"off,omitempty"`
+	Name     string `json:"name"`
+	Source   string `json:"source,omitempty"`
+	Tokens   int64  `json:"tokens"`
+	Off      bool   `json:"off,omitempty"`
+	Inactive bool   `json:"inactive,omitempty"`
 }
 
 // Answer is the session's answer to the last request it took. Covers lists

@@ -67,6 +67,9 @@ type Derived struct {
 	ContextTokens *int64          `json:"contextTokens"`
 	Outputs       []status.Output `json:"outputs"`
 	Recent        []status.Call   `json:"recent"`
+	// RecentIDs are the tool call ids of Recent, one each ("" when not
+	// known, as after a restored cursor); not part of the status file.
+	RecentIDs []string `json:"-"`
 	// Skipped counts the lines Pi would skip; Reader.BadLines names them.
 	Skipped int `json:"skipped"`
 }
@@ -117,6 +120,7 @@ func (r *Reader) Derive(repo func(path string) *string) *Derived {
 		cl := r.calls[c]
 		d.Recent = append(d.Recent, status.Call{At: msTime(cl.at), Tool: r.strs[cl.tool],
 			Action: actions[cl.action], Outcome: [...]string{status.Pending, status.OK, status.Error}[cl.outcome]})
+		d.RecentIDs = append(d.RecentIDs, cl.id)
 	}
 	if r.sorted == nil || len(r.sorted) != len(r.outputs) || r.outputsChanged {
 		// sorted again only when a write or edit landed since

@@ -81,7 +81,8 @@ type call struct {
 	tool    int32 // index in strs
 	action  uint8
 	outcome uint8
-	at      int64 // unix ms: when the model asked for it
+	at      int64  // unix ms: when the model asked for it
+	id      string // the tool call's id, for matching live events to it
 }
 
 // pendingCall waits for its toolResult.
@@ -612,7 +613,7 @@ func (r *Reader) addUsage(u *usageVals) {
 
 func (r *Reader) addCall(n *node, tc *toolCall, at int64) {
 	name := toolName(tc.name)
-	c := call{prev: n.calls, tool: r.intern(name), action: actionOf(name, tc), outcome: outcomePending, at: at}
+	c := call{prev: n.calls, tool: r.intern(name), action: actionOf(name, tc), outcome: outcomePending, at: at, id: tc.id}
 	idx := int32(len(r.calls))
 	r.calls = append(r.calls, c)
 	n.calls = idx

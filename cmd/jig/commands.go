@@ -12,6 +12,8 @@ func commands(e *env) []*cli.Command {
 		herdrCommand(e),
 		panelCommand(e),
 		piCommand(e),
+		configCommand(e),
+		ticketCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 	}

@@ -103,6 +103,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 			_, err = dir.Update(id, e.now(), func(prev *status.Status) (*status.Status, error) {
 				s, err := e.buildStatus(prev, id, pid, derived, live)
 				badInput = err
+				if err == nil {
+					e.fillTicket(c, s, dir, live)
+				}
 				return s, err
 			})
 			if badInput != nil {
@@ -155,7 +158,7 @@ func (e *env) fillFromEnvironment(s *status.Status) {
 		}
 	}
 	if s.AgentDir == "" {
-		s.AgentDir = e.getenv("PI_CODING_AGENT_DIR")
+		s.AgentDir = e.agentDir() // the bridge's rule: Pi's own
 	}
 }
 

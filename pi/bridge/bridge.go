@@ -66,6 +66,9 @@ type Message struct {
 	// applied: the extension applied a request the bridge sent.
 	Applied *Applied `json:"applied,omitempty"`
 
+	// ticket: another extension named the active ticket (jig:ticket).
+	Ticket *TicketEvent `json:"ticket,omitempty"`
+
 	// end: the session is over; Keep leaves the file (a reload follows).
 	Keep bool `json:"keep,omitempty"`
 }
@@ -81,8 +84,9 @@ type Tool struct {
 
 // Skill is one skill Pi offers in the system prompt.
 type Skill struct {
-	Name  string `json:"name"`
-	Chars int64  `json:"chars"`
+	Name   string `json:"name"`
+	Source string `json:"source,omitempty"` // the package, or where Pi found it (user, project, cli)
+	Chars  int64  `json:"chars"`
 }
 
 // CallEvent is a tool call's start or end. Path is the file a write or
@@ -181,6 +185,7 @@ type sessionState struct {
 	answer       *status.Answer
 	pending      *request.Outcome // sent to the extension, not yet applied
 	pendingSince time.Time
+	ticket       ticketState // the active ticket (ticket.go)
 }
 
 func newSessionState() sessionState {
@@ -258,6 +263,9 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 				b.notice(err.Error())
 			}
 			if err := b.Refresh(); err != nil {
+				b.notice(err.Error())
+			}
+			if err := b.RefreshTicket(); err != nil {
 				b.notice(err.Error())
 			}
 		}
@@ -360,6 +368,10 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	case "applied":
 		if m.Applied != nil {
 			b.applied(*m.Applied)
+		}
+	case "ticket":
+		if m.Ticket != nil {
+			b.takeTicket(*m.Ticket)
 		}
 	case "end":
 		if b.session != "" && !m.Keep {
@@ -575,7 +587,12 @@ func (b *Bridge) build(prev *status.Status) (*status.Status, error) {
 	if dir, err := pi.AgentDir(b.Getenv); err == nil {
 		s.AgentDir = dir // the bridge runs with Pi's environment
 	}
-	b.addDecisions(s.Recent)
+	b.applyTicket(s)
+	var ids []string
+	if derived != nil {
+		ids = derived.RecentIDs
+	}
+	b.addDecisions(s.Recent, ids)
 	s.ContextDetail = nil
 	if b.sizes != nil {
 		var c ContextSizes
@@ -609,21 +626,35 @@ func (b *Bridge) liveWithOutputs() []byte {
 }
 
 // addDecisions gives the transcript's recent calls (newest first) the
-// decisions jig-core announced for them: the newest calls of both lists
-// are the same calls as long as their tools agree.
-func (b *Bridge) addDecisions(recent []status.Call) {
+// decisions jig-core announced for them: by call id where the transcript
+// names its calls (ids, one per call), else the newest calls of both lists
+// are taken for the same calls as long as their tools agree.
+func (b *Bridge) addDecisions(recent []status.Call, ids []string) {
+	if len(ids) == len(recent) && !slices.Contains(ids, "") {
+		for i, id := range ids {
+			if j, ok := b.callIndex[id]; ok {
+				b.calls[j].decideOn(&recent[i])
+			}
+		}
+		return
+	}
 	j := len(b.calls) - 1
 	for i := range recent {
 		if j < 0 || b.calls[j].tool != recent[i].Tool {
 			return
 		}
-		if c := b.calls[j]; c.decision != "" {
-			recent[i].Decision, recent[i].Answer = c.decision, c.answer
-			if c.action != "" {
-				recent[i].Action = c.action
-			}
-		}
+		b.calls[j].decideOn(&recent[i])
 		j--
+	}
+}
+
+// decideOn gives a recent call the decision announced for it, if any.
+func (c liveCall) decideOn(r *status.Call) {
+	if c.decision != "" {
+		r.Decision, r.Answer = c.decision, c.answer
+		if c.action != "" {
+			r.Action = c.action
+		}
 	}
 }
 
@@ -636,6 +667,7 @@ func (b *Bridge) write() error {
 	if b.session == "" {
 		return nil
 	}
+	b.readTicket()
 	_, err := b.Dir.Update(b.session, b.Now(), func(prev *status.Status) (*status.Status, error) {
 		if prev == nil || prev.PID != b.pid {
 			prev = b.last
@@ -676,10 +708,16 @@ func (b *Bridge) send(r any) {
 // noticeWidth bounds a notice in Pi's UI, in terminal cells.
 const noticeWidth = 200
 
+// noticeText is a notice as Pi's UI shows it: one short, clean line
+// (values from a line, paths from others' files, cut short).
+func noticeText(msg string) string {
+	return render.Truncate(render.Clean(msg), noticeWidth)
+}
+
 // notice tells Pi's UI of a problem, once in a row: a state dir gone bad
 // would otherwise say so at every event.
 func (b *Bridge) notice(msg string) {
-	msg = render.Truncate(render.Clean(msg), noticeWidth) // values from a line cut short
+	msg = noticeText(msg)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if msg == b.lastNotice {

@@ -11,6 +11,7 @@ type ContextSizes struct {
 	SkillsPrompt int64       `json:"skillsPrompt"` // the skills list inside the system prompt
 	Messages     int64       `json:"messages"`     // user, assistant and custom messages
 	ToolResults  int64       `json:"toolResults"`
+	JigMessages  int64       `json:"jigMessages"` // custom messages of Jig's extensions (customType jig…)
 }
 
 // FileChars is one context file's size.
@@ -29,7 +30,12 @@ func (b *Bridge) contextDetail(c ContextSizes, window *int64) *status.ContextDet
 		if t.Hidden {
 			continue
 		}
-		d.Tools = append(d.Tools, status.ContextItem{Name: t.Name, Source: t.Source, Tokens: tokens(t.Chars), Off: !t.Active})
+		// Off is what a request switched off; a tool Pi leaves inactive by
+		// default (grep, find, ls) is only inactive.
+		on, switched := b.switches.Tools[t.Name]
+		off := switched && !on && !t.Active
+		d.Tools = append(d.Tools, status.ContextItem{Name: t.Name, Source: t.Source, Tokens: tokens(t.Chars), Off: off,
+			Inactive: !t.Active && !off})
 		if t.Active {
 			toolChars += t.Chars
 		}
@@ -37,7 +43,7 @@ func (b *Bridge) contextDetail(c ContextSizes, window *int64) *status.ContextDet
 	for _, s := range b.skills {
 		on, switched := b.switches.Skills[s.Name]
 		off := switched && !on
-		d.Skills = append(d.Skills, status.ContextItem{Name: s.Name, Tokens: tokens(s.Chars), Off: off})
+		d.Skills = append(d.Skills, status.ContextItem{Name: s.Name, Source: s.Source, Tokens: tokens(s.Chars), Off: off})
 	}
 	for _, f := range c.Files {
 		d.Files = append(d.Files, status.ContextItem{Name: f.Path, Tokens: tokens(f.Chars)})
@@ -54,6 +60,9 @@ func (b *Bridge) contextDetail(c ContextSizes, window *int64) *status.ContextDet
 		{Name: "files", Tokens: tokens(fileChars)},
 		{Name: "messages", Tokens: tokens(c.Messages)},
 		{Name: "toolResults", Tokens: tokens(c.ToolResults)},
+	}
+	if c.JigMessages > 0 {
+		d.Parts = append(d.Parts, status.ContextPart{Name: "jigMessages", Tokens: tokens(c.JigMessages)})
 	}
 	for _, p := range d.Parts {
 		d.Tokens += p.Tokens

@@ -320,6 +320,7 @@ function itemLine(indent, it) {
   let line = indent + it.name.padEnd(24 - indent.length) + " " + tokens(it.tokens).padStart(6);
   if (it.source) line += "  " + it.source;
   if (it.off) line += "  (off)";
+  if (it.inactive) line += "  (inactive)";
   return line;
 }
 

@@ -1,0 +1,94 @@
+package bridge
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"jig/pi"
+	"jig/status"
+	"jig/ticket"
+)
+
+// TicketEvery is how often the bridge re-reads the ticket folder (at its
+// next poll after that), so a note written by hand shows without any Pi
+// event.
+const TicketEvery = 10 * time.Second
+
+// TicketEvent is another extension's word on the active ticket, from a
+// jig:ticket event on Pi's bus; an empty key takes the word back.
+type TicketEvent struct {
+	Key string `json:"key"`
+}
+
+// ticketState is what the bridge knows of the active ticket between reads.
+type ticketState struct {
+	event  string        // the key of the last jig:ticket event
+	found  *ticket.Found // the last reading; nil: read at the next write
+	cwd    string        // the working folder it was read for
+	readAt time.Time
+	said   string // the problems last told Pi's UI, so they are told once
+}
+
+// takeTicket is a jig:ticket event: it wins over the other sources at once.
+func (b *Bridge) takeTicket(e TicketEvent) {
+	b.ticket.event = e.Key
+	b.ticket.found = nil
+}
+
+// readTicket reads the active ticket when the last reading is older than
+// TicketEvery or was for another working folder. write calls it before
+// taking the file's lock: the reading touches the ticket folder, the
+// configuration and .git/HEAD.
+func (b *Bridge) readTicket() {
+	cwd := b.cwd()
+	if !b.ticketDue() && cwd == b.ticket.cwd {
+		return
+	}
+	agentDir, _ := pi.AgentDir(b.Getenv)
+	src := ticket.Sources{Event: b.ticket.event, State: b.Dir, CWD: cwd}
+	f := ticket.Resolve(b.Getenv, agentDir, src, b.repos.Repo)
+	b.ticket.found, b.ticket.cwd, b.ticket.readAt = f, cwd, b.Now()
+	said := errors.Join(f.Problems...)
+	if said == nil {
+		b.ticket.said = ""
+		return
+	}
+	if msg := said.Error(); msg != b.ticket.said {
+		b.ticket.said = msg
+		b.send(Notice{Type: "notice", Message: noticeText("ticket: " + msg)}) // mu is held: not b.notice
+	}
+}
+
+// RefreshTicket rewrites the file when the ticket folder is due to be read
+// again; the poll calls it.
+func (b *Bridge) RefreshTicket() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.session == "" || !b.ticketDue() {
+		return nil
+	}
+	return b.write()
+}
+
+// ticketDue: never read, or read TicketEvery ago.
+func (b *Bridge) ticketDue() bool {
+	return b.ticket.found == nil || b.Now().Sub(b.ticket.readAt) >= TicketEvery
+}
+
+// applyTicket puts the last reading in s.
+func (b *Bridge) applyTicket(s *status.Status) {
+	if b.ticket.found != nil {
+		b.ticket.found.Apply(s)
+	}
+}
+
+// cwd is Pi's working folder: what Pi said live, else the bridge's own
+// (it runs where Pi does).
+func (b *Bridge) cwd() string {
+	if s, err := status.Decode(b.live); err == nil && s.CWD != "" {
+		return s.CWD
+	}
+	cwd, _ := os.Getwd()
+	return cwd
+}

@@ -1,0 +1,112 @@
+package ticket
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// keyForm is a ticket key: a project's letters and a number (SHOP-142).
+var keyForm = regexp.MustCompile(`^[A-Z][A-Z0-9]+-[0-9]+$`)
+
+// keyInBranch finds a key in a branch name, between non-alphanumerics:
+// feature/SHOP-142-fix → SHOP-142.
+var keyInBranch = regexp.MustCompile(`(?:^|[^A-Za-z0-9])([A-Z][A-Z0-9]+-[0-9]+)(?:$|[^0-9])`)
+
+// maxKey bounds a key, so it always fits the status file's name limit.
+const maxKey = 64
+
+// ValidKey reports whether k is a ticket key.
+func ValidKey(k string) bool { return len(k) <= maxKey && keyForm.MatchString(k) }
+
+// KeyOfBranch is the key a branch name holds, "" when none.
+func KeyOfBranch(branch string) string {
+	m := keyInBranch.FindStringSubmatch(branch)
+	if m == nil || len(m[1]) > maxKey {
+		return ""
+	}
+	return m[1]
+}
+
+// Head is what a work tree's HEAD says.
+type Head struct {
+	GitDir   string // the folder holding HEAD ("" when cwd is in no work tree)
+	Branch   string // "" when detached
+	Detached bool
+}
+
+// maxHead bounds what is read of HEAD or a .git file: a ref is short.
+const maxHead = 4096
+
+// ReadHead finds the work tree holding cwd and reads its HEAD, without
+// running git: a .git folder, or a .git file saying `gitdir: PATH` (a
+// linked worktree or a submodule), in cwd or a folder above it.
+func ReadHead(cwd string) (Head, error) {
+	for dir := filepath.Clean(cwd); ; {
+		gitDir, err := gitDirAt(dir)
+		if err != nil {
+			return Head{}, err
+		}
+		if gitDir != "" {
+			return readHeadFile(gitDir)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return Head{}, nil
+		}
+		dir = up
+	}
+}
+
+// gitDirAt is the git dir of a work tree rooted at dir, "" when dir has
+// no .git.
+func gitDirAt(dir string) (string, error) {
+	dotGit := filepath.Join(dir, ".git")
+	fi, err := os.Stat(dotGit)
+	switch {
+	case err != nil && os.IsNotExist(err):
+		return "", nil
+	case err != nil:
+		return "", err
+	case fi.IsDir():
+		return dotGit, nil
+	}
+	data, err := readSmall(dotGit)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", errors.New(dotGit + ": not a gitdir: file")
+	}
+	target = strings.TrimSpace(target)
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	return filepath.Clean(target), nil
+}
+
+func readHeadFile(gitDir string) (Head, error) {
+	data, err := readSmall(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return Head{GitDir: gitDir}, err
+	}
+	head := strings.TrimSpace(string(data))
+	if ref, ok := strings.CutPrefix(head, "ref:"); ok {
+		return Head{GitDir: gitDir, Branch: strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/")}, nil
+	}
+	return Head{GitDir: gitDir, Detached: true}, nil
+}
+
+func readSmall(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxHead))
+}
