@@ -166,10 +166,15 @@ func snippet(name string) string {
 	return string(data)
 }
 
-// jigPath is the absolute path of the running jig.
+// jigPath is the jig a host's config should run: $JIG_BIN when it is an
+// absolute path (as the Pi extension honours it), else the absolute path of
+// the running jig.
 func (e *env) jigPath(c *cli.Context) (string, error) {
 	if err := noArgs(c); err != nil {
 		return "", err
+	}
+	if p := e.getenv("JIG_BIN"); filepath.IsAbs(p) {
+		return p, nil
 	}
 	bin, err := os.Executable()
 	if err != nil {
