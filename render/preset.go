@@ -187,8 +187,20 @@ func width(parts []part) int {
 	return n
 }
 
+// tmuxColours are, per level, a tmux user option (@jig-busy-colour,
+// @jig-ok-colour, @jig-warn-colour, @jig-high-colour) and the colour used
+// while it is unset: tmux expands the #{…} in a status job's output, so
+// `set -g @jig-ok-colour green` recolours the segment with nothing rerun.
+// The defaults read on tmux's default green bar as well as on a dark one:
+// green or yellow text vanishes on the green.
 var tmuxColours = map[string]string{
-	levelBusy: "cyan", levelIdle: "", levelOK: "green", levelWarn: "yellow", levelHigh: "red",
+	levelBusy: tmuxColour("busy", "blue"), levelIdle: "", levelOK: tmuxColour("ok", "default"),
+	levelWarn: tmuxColour("warn", "magenta"), levelHigh: tmuxColour("high", "red"),
+}
+
+func tmuxColour(level, fallback string) string {
+	opt := "@jig-" + level + "-colour"
+	return "#{?" + opt + ",#{" + opt + "}," + fallback + "}"
 }
 
 // tmuxSegment styles with #[fg=…], doubles '#' in text so tmux does not

@@ -209,12 +209,20 @@ func TestTmuxStatusLine(t *testing.T) {
 		}
 		return ""
 	})
-	// The percent carries its threshold colour: green under 50.
-	poll(t, "the percent is green", func() string {
-		text := outer.run("capture-pane", "-p", "-e", "-t", outerPane)
-		rows := strings.Split(text, "\n")
-		if !strings.Contains(rows[len(rows)-1], "\x1b[32m42%") {
-			return fmt.Sprintf("no green 42%% in %q", rows[len(rows)-1])
+	// Under 50 the percent takes the bar's own colour: tmux's default bar
+	// is green, where green text would vanish. @jig-ok-colour, read by tmux
+	// as it draws, recolours it without rerunning anything.
+	lastRow := func() string {
+		rows := strings.Split(outer.run("capture-pane", "-p", "-e", "-t", outerPane), "\n")
+		return rows[len(rows)-1]
+	}
+	if row := lastRow(); strings.Contains(row, "\x1b[32m42%") || !strings.Contains(row, "42%") {
+		t.Errorf("the percent should not be green on the green bar: %q", row)
+	}
+	inner.run("set", "-g", "@jig-ok-colour", "yellow")
+	poll(t, "@jig-ok-colour recolours the percent", func() string {
+		if row := lastRow(); !strings.Contains(row, "\x1b[33m42%") {
+			return fmt.Sprintf("no yellow 42%% in %q", row)
 		}
 		return ""
 	})
@@ -236,39 +244,62 @@ func TestTmuxStatusLine(t *testing.T) {
 	}
 }
 
-// scripts/tmux/jig.tmux, run from tmux.conf as a plugin, asks jig for its
-// lines and sources them: status-right, and with @jig-pane-border on the
-// border format, call this jig with the pane id.
+// The plugin, run as TPM runs it (the repository root's jig.tmux), puts
+// jig's segment where the user's own status-right says #{jig_status} and
+// changes nothing else there; status-left has no token and stays; the
+// border variant goes through the same token; @jig-format reaches jig as
+// written. Without a token anywhere, the segment goes in front of
+// status-right.
 func TestTmuxPluginFile(t *testing.T) {
 	need(t, "tmux")
 	jig := buildJig(t)
 	tmp := t.TempDir()
-	plugin, err := filepath.Abs("tmux/jig.tmux")
+	plugin, err := filepath.Abs("../jig.tmux")
 	if err != nil {
 		t.Fatal(err)
 	}
-	conf := filepath.Join(tmp, "tmux.conf")
-	text := fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\nrun-shell '%s'\n", jig, plugin)
-	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
-	s := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-plugin", rand.Uint32()), env: env}
-	t.Cleanup(func() {
-		cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
-		cmd.Env = env
-		cmd.Run()
-	})
-	s.run("-f", conf, "new-session", "-d", "sleep 600")
-	want := "#(" + jig + ` session for-terminal "#{pane_id}" --preset tmux`
-	poll(t, "the plugin sets status-right and the border", func() string {
-		right := s.run("show-options", "-gv", "status-right")
-		border := s.run("show-options", "-gv", "pane-border-format")
-		if !strings.Contains(right, want) || !strings.Contains(border, want) {
-			return fmt.Sprintf("status-right %q, pane-border-format %q", right, border)
+	start := func(name, conf string) *tmuxServer {
+		file := filepath.Join(tmp, name+".conf")
+		if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
+			t.Fatal(err)
 		}
-		if got := s.run("show-options", "-gv", "status-interval"); got != "2" {
-			return "status-interval " + got
+		s := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-%s", rand.Uint32(), name), env: env}
+		t.Cleanup(func() {
+			cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
+			cmd.Env = env
+			cmd.Run()
+		})
+		s.run("-f", file, "new-session", "-d", "sleep 600")
+		return s
+	}
+	job := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 40)`
+
+	s := start("token", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\n"+
+		"set -g status-left 'L #S'\nset -g status-right '[#{jig_status}] %%H:%%M'\nrun-shell '%s'\n", jig, plugin))
+	poll(t, "the plugin fills #{jig_status} in status-right", func() string {
+		if got, want := s.run("show-options", "-gv", "status-right"), "["+job+"] %H:%M"; got != want {
+			return fmt.Sprintf("status-right %q, want %q", got, want)
+		}
+		return ""
+	})
+	if got := s.run("show-options", "-gv", "status-left"); got != "L #S" {
+		t.Errorf("status-left changed: %q", got)
+	}
+	if got := s.run("show-options", "-gv", "status-interval"); got != "2" {
+		t.Errorf("status-interval %s, want 2", got)
+	}
+	border := s.run("show-options", "-gv", "pane-border-format")
+	if want := " #{pane_index} #('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 50) `; border != want {
+		t.Errorf("pane-border-format %q, want %q", border, want)
+	}
+
+	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.State}} & more'\n"+
+		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
+	poll(t, "without a token the segment goes in front of status-right", func() string {
+		want := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.State}} & more' --max-width 40) mine`
+		if got := s.run("show-options", "-gv", "status-right"); got != want {
+			return fmt.Sprintf("status-right %q, want %q", got, want)
 		}
 		return ""
 	})

@@ -58,3 +58,36 @@ tab 3: [ 3: vim ]
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
 }
+
+// jig.lua as a WezTerm plugin (plugin/init.lua, apply_to_config) with a jig
+// that cannot be started: the stand-in raises as WezTerm's
+// run_child_process does, and jig.lua must not: the user's later
+// update-status handler still runs every second, the failure is logged
+// once, and jig is tried again only after `retry` seconds. With handlers =
+// false, the user's own handler places jig's right status and tab title.
+func TestWezTermMissingJig(t *testing.T) {
+	lua := need(t, "lua5.4")
+	jig := buildJig(t)
+	state := filepath.Join(t.TempDir(), "state")
+	writeStatus(t, jig, state, "sess-7",
+		`{"state":"busy","model":{"id":"gpt-5"},"context":{"percent":42}}`, "WEZTERM_PANE=7")
+	cmd := exec.Command(lua, "wezterm/testdata/drive_missing.lua")
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "JIG=" + jig, "JIG_STATE_DIR=" + state}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("lua5.4 drive_missing.lua: %v\n%s", err, out)
+	}
+	want := `apply_to_config returns config: true
+errors: none; user handler ran 5 times; right status []
+tries: 1, warnings: 1
+warning: jig: cannot run /nonexistent/jig (Failed to spawn /nonexistent/jig: No such file or directory (os error 2)); the status shows nothing, and jig is tried again every 60 s
+tries after the retry time: 2, warnings: 1
+handlers registered: false
+right status: mine | {fg:Teal}●{reset} gpt-5 {fg:Green}42%{reset}
+tab title: ● gpt-5 42%
+no agent: nil
+`
+	if string(out) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}

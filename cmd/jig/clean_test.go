@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"jig/status"
 )
 
 // cleanEnv is an env over buffers, a terminal on stdout, with vars set.
@@ -48,14 +46,6 @@ func TestWarningCleaned(t *testing.T) {
 	want := "jig: pi show: warning: " + filepath.Dir(file) + "/s?[2J.jsonl:2: skipped: "
 	if !strings.HasPrefix(errb.String(), want) || strings.Count(errb.String(), "\n") != 1 {
 		t.Errorf("stderr %q, want it to start %q", errb, want)
-	}
-}
-
-// Herdr 1 draws the model token in its sidebar.
-func TestHerdrTokensCleaned(t *testing.T) {
-	got := herdrTokens(&status.Status{Model: &status.Model{ID: "p/cl\x1b]0;x\x07\u202eaude"}})
-	if got[2] != "model=cl?]0;x?aude" {
-		t.Errorf("tokens %q", got)
 	}
 }
 

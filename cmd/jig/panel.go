@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/herdr/herdr1"
 	"jig/panel"
 	"jig/render"
 	"jig/status"
@@ -43,7 +44,7 @@ func panelCommand(e *env) *cli.Command {
 				if e.getenv("HERDR_ENV") == "" && e.getenv("HERDR_SOCKET_PATH") == "" {
 					return usageError(c, "outside Herdr, name the terminal to follow: jig panel --terminal ID")
 				}
-				bin, err := herdrBin(e)
+				bin, err := herdr1.Find(e.getenv)
 				if err != nil {
 					return errorf(c, exitNoProgram, "%v; or name the terminal to follow: jig panel --terminal ID", err)
 				}
@@ -98,7 +99,7 @@ func (p *panelSource) view() (string, []string) {
 		}
 		return title, panel.Lines(s, now)
 	}
-	panes, err := herdrPanes(p.herdrBin)
+	panes, err := herdr1.Panes(p.herdrBin)
 	if err != nil {
 		return "jig · Herdr", []string{err.Error()}
 	}
@@ -108,7 +109,7 @@ func (p *panelSource) view() (string, []string) {
 		}
 	}
 	title := "jig · Herdr pane " + p.followed + " · q quits"
-	var pane *herdrPane
+	var pane *herdr1.Pane
 	for i := range panes {
 		if panes[i].PaneID == p.followed {
 			pane = &panes[i]
@@ -117,12 +118,11 @@ func (p *panelSource) view() (string, []string) {
 	if pane == nil {
 		return "jig · Herdr · q quits", []string{"focus a pane to follow its session"}
 	}
-	live, err := liveSessions(p.e, p.dir)
-	if err != nil {
+	s, err := herdr1.SessionFor(p.dir, p.e.liveness(), *pane)
+	switch {
+	case err != nil:
 		return title, []string{quietError(err)}
-	}
-	s := sessionForPane(*pane, live)
-	if s == nil {
+	case s == nil:
 		return title, panel.NoSession(pane.PaneID)
 	}
 	return title, panel.Lines(s, now)

@@ -1,18 +1,79 @@
 #!/bin/sh
-# jig as a tmux plugin: run it from tmux.conf with
+# jig as a tmux plugin (TPM runs every executable *.tmux at a plugin's root;
+# the repository's own jig.tmux runs this file). It puts the agent of the
+# pane where your own status line says so, and changes nothing else:
+#
+#   set -g status-right '#{jig_status} %H:%M'     # anywhere in status-right/-left
+#   set -g @plugin 'OWNER/jig'                     # with TPM, or without it:
 #   run-shell /path/to/jig/scripts/tmux/jig.tmux
-# (TPM runs only the *.tmux files at a plugin repository's top level, and
-# this one is in scripts/tmux/, so a TPM user adds this run-shell line). It asks jig
-# for the status-line lines (`jig install tmux`, with jig's absolute path)
-# and sources them. Set `set -g @jig-bin /path/to/jig` first when tmux's
-# PATH does not find jig; set @jig-pane-border to "on" for the border variant.
-jig=$(tmux show-option -gqv @jig-bin)
+#
+# Every #{jig_status} in status-left and status-right becomes the segment of
+# the focused pane (a #() job running jig with the pane's id). With no
+# #{jig_status} in either, the segment goes in front of status-right.
+# Options, set before the plugin runs:
+#   @jig-bin          the jig to run (default: jig on tmux's PATH)
+#   @jig-max-width    cells for the segment (default 40)
+#   @jig-format       a jig --format template instead of the tmux preset
+#   @jig-busy-colour, @jig-ok-colour, @jig-warn-colour, @jig-high-colour
+#                     the preset's colours (default blue, default, magenta,
+#                     red: they read on tmux's default green bar); read by
+#                     tmux each time it draws, so they can change at any time
+#   @jig-pane-border  "on": each pane's own agent in its border, via
+#                     #{jig_status} in pane-border-format (default
+#                     ' #{pane_index} #{jig_status} ', at the top). tmux runs
+#                     #() jobs only while the status line is on: with
+#                     `status off` the borders stop changing.
+opt() {
+	tmux show-option -gqv "$1"
+}
+jig=$(opt @jig-bin)
 [ -n "$jig" ] || jig=$(command -v jig) || {
 	tmux display-message "jig: not found; set -g @jig-bin /path/to/jig"
 	exit 0
 }
-conf=$(mktemp) || exit 0
-trap 'rm -f "$conf"' EXIT
-set -- tmux
-[ "$(tmux show-option -gqv @jig-pane-border)" = on ] && set -- tmux --pane-border
-"$jig" install "$@" >"$conf" && tmux source-file "$conf"
+width=$(opt @jig-max-width)
+case "$width" in '' | *[!0-9]*) width=40 ;; esac
+
+# quote is $1 as one /bin/sh word, with tmux's # doubled.
+quote() {
+	printf "'%s'" "$(printf %s "$1" | sed "s/'/'\\\\''/g; s/#/##/g")"
+}
+job() {
+	style="--preset tmux"
+	[ -n "$(opt @jig-format)" ] && style="--format $(quote "$(opt @jig-format)")"
+	printf '#(%s session for-terminal "#{pane_id}" %s --max-width %s)' "$(quote "$jig")" "$style" "$1"
+}
+
+# interpolate OPTION WIDTH: every #{jig_status} in the option becomes the job.
+interpolate() {
+	value=$(opt "$1")
+	case "$value" in *'#{jig_status}'*) ;; *) return 1 ;; esac
+	seg=$(job "$2")
+	# index/substr, not gsub: a path or format may hold & or \.
+	new=$(printf '%s\n' "$value" | SEG="$seg" awk 'BEGIN { seg = ENVIRON["SEG"]; tok = "#{jig_status}" }
+	{ out = ""; line = $0
+	  while ((i = index(line, tok)) > 0) { out = out substr(line, 1, i - 1) seg; line = substr(line, i + length(tok)) }
+	  print out line }')
+	tmux set-option -g "$1" "$new"
+}
+
+placed=0
+interpolate status-left "$width" && placed=1
+interpolate status-right "$width" && placed=1
+if [ "$placed" = 0 ]; then
+	tmux set-option -g status-right "$(job "$width") $(opt status-right)"
+fi
+# jig's segment is read every status-interval seconds: at most 2.
+[ "$(opt status-interval)" -gt 2 ] 2>/dev/null && tmux set-option -g status-interval 2
+len=$(opt status-right-length)
+[ "${len:-0}" -lt $((width + 20)) ] 2>/dev/null && tmux set-option -g status-right-length $((width + 20))
+
+if [ "$(opt @jig-pane-border)" = on ]; then
+	case "$(opt pane-border-format)" in
+	*'#{jig_status}'*) ;;
+	*) tmux set-option -g pane-border-format ' #{pane_index} #{jig_status} ' ;;
+	esac
+	[ "$(opt pane-border-status)" = off ] && tmux set-option -g pane-border-status top
+	interpolate pane-border-format 50
+fi
+exit 0

@@ -65,10 +65,20 @@ function where(on) {
   return on ? "on " + on : "on this machine";
 }
 
+// JIG is the jig the mods run on this machine: `jig install herdr` writes
+// the absolute path of the jig that installed them here, because Herdr.app,
+// started from a desktop, may have a PATH without jig. On another machine
+// (exec's `on`) the mods run `jig` from that machine's PATH.
+const JIG = "jig";
+
+function jigOn(on) {
+  return on ? "jig" : JIG;
+}
+
 // readSession runs `jig session for-terminal T --json` and says what came
 // back: { status } or { quiet } — a single line for the panel, never a trace.
 async function readSession(host, t) {
-  const argv = ["jig", "session", "for-terminal", t.terminal, "--json"];
+  const argv = [jigOn(t.on), "session", "for-terminal", t.terminal, "--json"];
   let res;
   try {
     res = await host.exec(argv, t.on, EXEC_TIMEOUT_S);

@@ -35,7 +35,7 @@ function mountWork(api, opts = {}) {
     if (!s || !t) return;
     st.note = label + " …";
     redraw();
-    const argv = ["jig", "request", ...args, "--session", s.session, "--wait"];
+    const argv = [jigOn(t.on), "request", ...args, "--session", s.session, "--wait"];
     try {
       const res = (await host.exec(argv, t.on, REQUEST_TIMEOUT_S)) || {};
       const code = typeof res.code === "number" ? res.code : -1;

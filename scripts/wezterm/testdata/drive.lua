@@ -24,8 +24,8 @@ function window:mux_window()
   end }
 end
 
-local update = wezterm.handlers['update-status']
-local title = wezterm.handlers['format-tab-title']
+local function update(w, p) assert(wezterm.emit('update-status', w, p) == nil) end
+local title = wezterm.handlers['format-tab-title'][1]
 
 update(window, pane(7))
 print('right status, pane 7: ' .. window.right)

@@ -1,12 +1,32 @@
 -- A stand-in for WezTerm's `wezterm` module under plain Lua 5.4, with only
--- what jig.lua uses, for tests: event handlers are recorded, child processes
--- really run (through io.popen) and are counted, format renders its items as
--- readable tags ({fg:Teal}, {reset}) instead of escape codes, json_parse
--- is a small JSON reader and strftime_utc a clock.
-local M = { handlers = {}, runs = 0 }
+-- what jig.lua uses, for tests: event handlers are recorded in order and
+-- emitted as WezTerm does (every update-status handler in turn, stopping at
+-- one that raises; only the first format-tab-title), child processes
+-- really run (through io.popen) and are counted, and one that cannot be
+-- started raises, as WezTerm's run_child_process does (spawn-funcs);
+-- log_warn records, format renders its items as readable tags ({fg:Teal},
+-- {reset}) instead of escape codes, json_parse is a small JSON reader and
+-- strftime_utc a clock.
+local M = { handlers = {}, runs = 0, warnings = {} }
 
 function M.on(event, fn)
-  M.handlers[event] = fn
+  M.handlers[event] = M.handlers[event] or {}
+  table.insert(M.handlers[event], fn)
+end
+
+-- emit runs an event's handlers in order; an error stops the rest, and
+-- comes back as WezTerm would log it.
+function M.emit(event, ...)
+  for _, fn in ipairs(M.handlers[event] or {}) do
+    local ok, err = pcall(fn, ...)
+    if not ok then
+      return 'error: ' .. tostring(err)
+    end
+  end
+end
+
+function M.log_warn(msg)
+  table.insert(M.warnings, msg)
 end
 
 function M.run_child_process(args)
@@ -17,7 +37,10 @@ function M.run_child_process(args)
   end
   local p = assert(io.popen(table.concat(words, ' ') .. ' 2>/dev/null'))
   local out = p:read('a')
-  local ok = p:close()
+  local ok, _, code = p:close()
+  if code == 126 or code == 127 then -- the shell could not start it
+    error('Failed to spawn ' .. args[1] .. ': No such file or directory (os error 2)', 0)
+  end
   return ok == true, out, ''
 end
 

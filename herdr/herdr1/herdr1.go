@@ -1,0 +1,287 @@
+// Package herdr1 drives Herdr 1, the open-source terminal multiplexer,
+// through its CLI, which is its whole plugin API: `herdr pane list`,
+// `herdr pane report-metadata`, `herdr plugin list|link`. It finds the jig
+// session in each Herdr pane and says what the sidebar shows for it.
+// herdr/README.md lists the shapes used and where they come from.
+package herdr1
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"jig/panel"
+	"jig/render"
+	"jig/status"
+)
+
+// Source names jig's metadata in Herdr's sidebar.
+const Source = "jig"
+
+// maxTokenValue is Herdr's limit on a metadata token's value.
+const maxTokenValue = 80
+
+// Timeout bounds one herdr call: a hook or a panel must not hang.
+const Timeout = 5 * time.Second
+
+// TokenNames are the sidebar tokens jig reports (`$jig_ctx` in a sidebar
+// row). Herdr keys a pane's tokens by name alone, the last writer winning
+// whatever its source, so the names are jig's own: `ctx` or `model` would
+// overwrite, and be cleared over, another plugin's.
+var TokenNames = []string{"jig_ctx", "jig_cost", "jig_model"}
+
+// SidebarRows is the Herdr config that shows the tokens: Herdr draws a
+// custom token only where a sidebar row names it, and its default rows
+// name none. These are Herdr's default agent rows plus jig's tokens.
+const SidebarRows = `[ui.sidebar.agents]
+rows = [["state_icon", "workspace", "tab"], ["agent", "$jig_ctx", "$jig_cost", "$jig_model"]]`
+
+// ErrNotFound says herdr is not installed where jig looks.
+var ErrNotFound = errors.New("herdr not found: set HERDR_BIN_PATH or put herdr on PATH")
+
+// Find is $HERDR_BIN_PATH (Herdr sets it for its plugins), else herdr on
+// PATH.
+func Find(getenv func(string) string) (string, error) {
+	if p := getenv("HERDR_BIN_PATH"); p != "" {
+		if executable(p) {
+			return p, nil
+		}
+		return "", fmt.Errorf("HERDR_BIN_PATH=%s is not an executable file", p)
+	}
+	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if d == "" {
+			continue
+		}
+		if p := filepath.Join(d, "herdr"); executable(p) {
+			return p, nil
+		}
+	}
+	return "", ErrNotFound
+}
+
+func executable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// Pane is the part of Herdr's PaneInfo jig reads.
+type Pane struct {
+	PaneID       string            `json:"pane_id"`
+	Focused      bool              `json:"focused"`
+	AgentSession *AgentSession     `json:"agent_session"`
+	Tokens       map[string]string `json:"tokens"`
+}
+
+// AgentSession is what Herdr's agent integration says about the agent in a
+// pane; for Pi, kind "path" and the transcript's path.
+type AgentSession struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+}
+
+// showsAny reports whether the pane shows any of the named tokens.
+func (p Pane) showsAny(names []string) bool {
+	for _, n := range names {
+		if _, ok := p.Tokens[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Panes is `herdr pane list`.
+func Panes(bin string) ([]Pane, error) {
+	out, err := Run(bin, "pane", "list")
+	if err != nil {
+		return nil, err
+	}
+	var resp struct {
+		Result *struct {
+			Panes []Pane `json:"panes"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(out, &resp); err != nil {
+		return nil, fmt.Errorf("herdr pane list: not the JSON Herdr answers: %v", err)
+	}
+	if resp.Result == nil {
+		return nil, fmt.Errorf("herdr pane list: no result in the answer")
+	}
+	return resp.Result.Panes, nil
+}
+
+// Plugin is the part of `herdr plugin list --json`'s InstalledPluginInfo
+// jig reads.
+type Plugin struct {
+	PluginID string `json:"plugin_id"`
+	Enabled  bool   `json:"enabled"`
+}
+
+// Plugins is `herdr plugin list --json`.
+func Plugins(bin string) ([]Plugin, error) {
+	out, err := Run(bin, "plugin", "list", "--json")
+	if err != nil {
+		return nil, err
+	}
+	var resp struct {
+		Result *struct {
+			Plugins []Plugin `json:"plugins"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(out, &resp); err != nil || resp.Result == nil {
+		return nil, fmt.Errorf("herdr plugin list: not the JSON Herdr answers")
+	}
+	return resp.Result.Plugins, nil
+}
+
+// Run runs one herdr command (argv, no shell) with a deadline and returns
+// its stdout. Herdr writes its errors to stderr, as a JSON error response
+// or a line of text; a failure carries what it says there, in words.
+func Run(bin string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	// A child herdr left behind may hold its output open: stop waiting for
+	// it soon after the timeout kills herdr.
+	cmd.WaitDelay = 500 * time.Millisecond
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	what := "herdr " + strings.Join(args[:min(2, len(args))], " ")
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s: no answer within %s", what, Timeout)
+	}
+	if err != nil {
+		msg := errorText(stderr.Bytes())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("%s: %s", what, msg)
+	}
+	return stdout.Bytes(), nil
+}
+
+// errorText is what herdr said on stderr, in words: the message of its
+// JSON error response ("herdr is not running" for server_not_running, whose
+// message names a socket path), else its first line of text.
+func errorText(stderr []byte) string {
+	line, _, _ := bytes.Cut(bytes.TrimSpace(stderr), []byte("\n"))
+	var resp struct {
+		Error *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(line, &resp) == nil && resp.Error != nil {
+		if resp.Error.Code == "server_not_running" {
+			return "herdr is not running"
+		}
+		return strings.TrimSpace(resp.Error.Code + ": " + resp.Error.Message)
+	}
+	return string(line)
+}
+
+// Tokens are the sidebar tokens for a session, NAME=VALUE, each value cut
+// to Herdr's limit.
+func Tokens(s *status.Status) []string {
+	model := render.Clean(render.ShortModel(s.Model)) // Herdr draws it in its sidebar
+	if model == "" {
+		model = "?"
+	}
+	values := []string{panel.PercentText(s.Context.Percent), panel.Money(s.Usage.Cost), model}
+	out := make([]string, len(TokenNames))
+	for i, v := range values {
+		if utf8.RuneCountInString(v) > maxTokenValue {
+			v = string([]rune(v)[:maxTokenValue-1]) + "…"
+		}
+		out[i] = TokenNames[i] + "=" + v
+	}
+	return out
+}
+
+// SessionFor finds the live session in a Herdr pane through the terminal
+// index, as `jig session for-terminal` does: one that recorded the pane's
+// HERDR_PANE_ID, else the one whose transcript is the pane's agent session
+// file (Herdr's Pi integration reports its path). Pi names that file
+// <time>_<session id>.jsonl, so the session's own status file is the one
+// read, and its sessionFile must be that path. It never reads the status
+// files of sessions in no pane.
+func SessionFor(dir *status.Dir, live status.Liveness, p Pane) (*status.Status, error) {
+	s, err := dir.ForTerminal(p.PaneID, live)
+	if s != nil || err != nil {
+		return s, err
+	}
+	a := p.AgentSession
+	if a == nil || a.Kind != "path" || a.Value == "" {
+		return nil, nil
+	}
+	id, ok := SessionID(a.Value)
+	if !ok {
+		return nil, nil
+	}
+	s, err = dir.Read(id)
+	if err != nil || s.Session != id || s.SessionFile == nil || *s.SessionFile != a.Value || !live.Alive(s) {
+		return nil, nil // no such session here, or not this transcript's
+	}
+	return s, nil
+}
+
+// SessionID is the session id in a Pi transcript's file name,
+// <time>_<id>.jsonl.
+func SessionID(path string) (string, bool) {
+	name, ok := strings.CutSuffix(filepath.Base(path), ".jsonl")
+	if !ok {
+		return "", false
+	}
+	_, id, ok := strings.Cut(name, "_")
+	return id, ok && id != ""
+}
+
+// Sync reports each pane's session's tokens to Herdr, and clears jig's
+// tokens from a pane whose session ended (or moved), so a finished
+// session's numbers do not linger; any other pane is left alone. Every
+// pane is tried; the panes whose report failed come back in one error. An
+// unreadable state dir stops it.
+func Sync(bin string, panes []Pane, dir *status.Dir, live status.Liveness) error {
+	var failed []string
+	for _, p := range panes {
+		s, err := SessionFor(dir, live, p)
+		if err != nil {
+			return err
+		}
+		args := []string{"pane", "report-metadata", p.PaneID, "--source", Source}
+		switch {
+		case s != nil:
+			for _, t := range Tokens(s) {
+				args = append(args, "--token", t)
+			}
+		case p.showsAny(TokenNames):
+			for _, name := range TokenNames {
+				args = append(args, "--clear-token", name)
+			}
+		default:
+			continue
+		}
+		if _, err := Run(bin, args...); err != nil {
+			failed = append(failed, p.PaneID+": "+err.Error())
+		}
+	}
+	if len(failed) > 0 {
+		return &ReportError{Panes: failed}
+	}
+	return nil
+}
+
+// ReportError says which panes' reports failed.
+type ReportError struct{ Panes []string }
+
+func (e *ReportError) Error() string {
+	return "report-metadata failed for " + strings.Join(e.Panes, "; ")
+}
