@@ -162,7 +162,7 @@ func piShowCommand(e *env) *cli.Command {
 				data, _ := json.MarshalIndent(struct {
 					*transcript.Derived
 					BadLines []transcript.BadLine `json:"badLines"`
-					Lineage  []pi.LineageStep        `json:"lineage"`
+					Lineage  []pi.LineageStep     `json:"lineage"`
 				}{d, bad, lin}, "", "  ")
 				fmt.Fprintf(e.stdout, "%s\n", data)
 				return nil
