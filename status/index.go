@@ -155,8 +155,8 @@ func (d *Dir) mark(sub, name string) error {
 	}
 	var err error
 	// Again while the folder vanishes: another session's writer or gc may
-	// remove it, emptied, between our mkdir and our check of it, or
-	// between that and our create.
+	// remove it, emptied, inside our mkdir (which then fails with EEXIST),
+	// between it and our check of the folder, or before our create.
 	for range 5 {
 		if err = d.Ensure(TerminalsDir, sub); err == nil {
 			var f *os.File
@@ -164,7 +164,7 @@ func (d *Dir) mark(sub, name string) error {
 				return f.Close()
 			}
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrExist) {
 			break
 		}
 	}
