@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -212,4 +214,50 @@ func TestHammerLockHeld(t *testing.T) {
 	}
 	figure(t, "lock held past the wait", fmt.Sprintf("session write gave up after %s: one line naming the lock, exit 7, old file intact; the write went through once freed",
 		waited.Round(time.Millisecond)), 0, start)
+}
+
+// TestHammerBadStdin: what a careless or hostile hook may pipe to `jig
+// session write`. Each is refused whole: exit 4, one short line naming the
+// field, no value longer than a few dozen bytes echoed, the old file byte
+// for byte as it was.
+func TestHammerBadStdin(t *testing.T) {
+	start := time.Now()
+	state := t.TempDir()
+	pid := strconv.Itoa(os.Getpid())
+	mustRun(t, jigProc(state, `{"state":"idle","switches":{"tools":{"bash":false}}}`, "session", "write", "--session", "bad", "--pid", pid))
+	path := (&status.Dir{Root: state}).SessionPath("bad")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "sk-live-" + strings.Repeat("x", 200)
+	many := map[string]bool{}
+	for i := range status.MaxSwitches + 1 {
+		many[fmt.Sprintf("t%d", i)] = false
+	}
+	tooMany, _ := json.Marshal(map[string]any{"switches": map[string]any{"tools": many}})
+	cases := []struct{ name, stdin, says string }{
+		{"an argument value as a recent call's action", `{"recent":[{"at":"2030-01-01T00:00:00Z","tool":"bash","action":"export TOKEN=` + secret + `","outcome":"ok"}]}`, "recent action"},
+		{"a relative output path", `{"outputs":[{"path":"src/x.go","action":"created","at":"2030-01-01T00:00:00Z","repo":null}]}`, "output path"},
+		{"an empty switch name", `{"switches":{"tools":{"":false}}}`, "switches.tools"},
+		{"more switches than the limit", string(tooMany), "switches.tools"},
+		{"a number past float64", `{"context":{"tokens":1e400}}`, "context.tokens"},
+		{"a wrong-typed name", `{"thinking":5}`, "thinking"},
+		{"a secret where an object goes", `{"model":"` + secret + `"}`, "model"},
+		{"stdin over 4 MiB", `{"cwd":"/` + strings.Repeat("a", status.MaxFileSize) + `"}`, "larger than"},
+	}
+	wrong := int64(0)
+	for _, c := range cases {
+		r := runProc(t, jigProc(state, c.stdin, "session", "write", "--session", "bad", "--pid", pid))
+		if r.code != exitBadInput || !writeErrorLine.MatchString(r.stderr) || !strings.Contains(r.stderr, c.says) || len(r.stderr) > 200 ||
+			strings.Contains(r.stderr, secret[:60]) || r.stdout != "" {
+			wrong++
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one short line naming %s", c.name, r.code, status.CutTo(r.stderr, 300), exitBadInput, c.says)
+		}
+		if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+			wrong++
+			t.Errorf("%s: the old file changed (%v)", c.name, err)
+		}
+	}
+	figure(t, "bad stdin to session write", fmt.Sprintf("%d cases: exit 4, one short line naming the field, old file intact", len(cases)), wrong, start)
 }
