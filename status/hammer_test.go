@@ -2,25 +2,44 @@ package status
 
 import (
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
+// hammerFull runs the hammer tests at the counts bench/reliability records;
+// without it they stay short enough for every `go test ./...`.
+var hammerFull = flag.Bool("hammer.full", false, "run the hammer tests at full counts (bench/reliability)")
+
+// scaled is n, or full under -hammer.full.
+func scaled(n, full int) int {
+	if *hammerFull {
+		return full
+	}
+	return n
+}
+
+// figure logs one row of bench/reliability's table: what was hammered, how
+// hard, how many things went wrong (the count that must be 0), how long.
+func figure(t *testing.T, what, load string, bad int64, start time.Time) {
+	t.Helper()
+	t.Logf("figure|%s|%s|%d|%s", what, load, bad, time.Since(start).Round(time.Millisecond))
+}
+
 // TestHammer: one writer rewrites a realistic status file as fast as it can
-// while readers read it 100 000 times. Every read must be byte for byte one
+// while readers read it (100 000 times under -hammer.full). Every read must be byte for byte one
 // of the versions written, and parse: a reader sees the old file or the new
 // one, never half. Every 10th read decodes the file, every 50th goes
 // through ForTerminal and must find the session.
 func TestHammer(t *testing.T) {
 	d := &Dir{Root: t.TempDir()}
-	reads := 100_000
-	if testing.Short() {
-		reads = 10_000
-	}
+	reads := scaled(10_000, 100_000)
+	start := time.Now()
 	const readers = 4
 	var written sync.Map // sha256 of each version written -> true
 	write := func(n int) error {
@@ -99,7 +118,7 @@ func TestHammer(t *testing.T) {
 	if err := <-writerErr; err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d reads during %d writes, %d torn", reads, writes.Load(), torn.Load())
+	figure(t, "torn reads", fmt.Sprintf("%d reads (%d readers) during %d writes", reads, readers, writes.Load()), torn.Load(), start)
 	if torn.Load() != 0 {
 		t.Errorf("%d torn or unparsable reads", torn.Load())
 	}
@@ -189,4 +208,115 @@ func TestConcurrentWriters(t *testing.T) {
 	if c, err := d.GC(Liveness{}, time.Now()); err != nil || c.Markers != 0 {
 		t.Errorf("gc found %d stale markers (%v)", c.Markers, err)
 	}
+}
+
+// TestHammerGCRacingWriters: writers keep moving sessions between terminals
+// while gc runs in a loop. Right after each write, and at the end, each
+// session is found in the terminal it moved to, and gc removes none of
+// them. (Before the per-session lock, gc removed a marker a writer had just
+// made and stamped the index as complete: the session stayed hidden until
+// its content next changed, 24 times in 150.)
+func TestHammerGCRacingWriters(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	writers, moves := 6, scaled(40, 1000)
+	terms := []string{"t1", "t2", "t3"}
+	start := time.Now()
+	// A session whose process is gone gives gc something to remove.
+	if _, err := d.Write(testStatus("ended", deadPID(t), "t1"), start); err != nil {
+		t.Fatal(err)
+	}
+	var hidden, gcs atomic.Int64
+	stop := make(chan struct{})
+	gcErr := make(chan error, 1)
+	var removed []string
+	go func() {
+		defer close(gcErr)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			c, err := d.GC(Liveness{}, time.Now())
+			if err != nil {
+				gcErr <- err
+				return
+			}
+			removed = append(removed, c.Sessions...)
+			gcs.Add(1)
+		}
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			session := fmt.Sprintf("s%d", w)
+			for m := range moves {
+				term := terms[(w+m)%len(terms)]
+				if _, err := d.Write(testStatus(session, os.Getpid(), term), time.Now()); err != nil {
+					errs <- err
+					return
+				}
+				if !foundIn(d, session, term) {
+					if hidden.Add(1) <= 5 {
+						t.Errorf("%s, move %d: not found in %s right after its write", session, m, term)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	if err := <-gcErr; err != nil {
+		t.Fatal(err)
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if _, err := d.GC(Liveness{}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	lost := int64(0)
+	for w := range writers {
+		session := fmt.Sprintf("s%d", w)
+		if term := terms[(w+moves-1)%len(terms)]; !foundIn(d, session, term) {
+			lost++
+			t.Errorf("%s: not found in %s after the race", session, term)
+		}
+	}
+	for _, s := range removed {
+		if s != "ended" {
+			lost++
+			t.Errorf("gc removed the live session %s", s)
+		}
+	}
+	if len(removed) != 1 {
+		t.Errorf("gc removed %v, want only the ended session", removed)
+	}
+	figure(t, "gc racing writers (in process)", fmt.Sprintf("%d writers x %d moves over %d terminals, %d gc runs", writers, moves, len(terms), gcs.Load()), hidden.Load()+lost, start)
+}
+
+// foundIn reports whether session is among the live sessions a reader finds
+// in terminal term.
+func foundIn(d *Dir, session, term string) bool {
+	found, _ := d.forTerminal(term, Liveness{}, false)
+	for _, c := range found {
+		if c.s.Session == session {
+			return true
+		}
+	}
+	return false
+}
+
+// deadPID is the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }

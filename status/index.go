@@ -154,18 +154,17 @@ func (d *Dir) mark(sub, name string) error {
 		return nil
 	}
 	var err error
-	// Twice: another writer may remove the folder when it empties it
-	// between our Ensure and our create.
-	for range 2 {
-		if err = d.Ensure(TerminalsDir, sub); err != nil {
-			return err
+	// Again while the folder vanishes: another session's writer or gc may
+	// remove it, emptied, inside our mkdir (which then fails with EEXIST),
+	// between it and our check of the folder, or before our create.
+	for range 5 {
+		if err = d.Ensure(TerminalsDir, sub); err == nil {
+			var f *os.File
+			if f, err = os.OpenFile(marker, os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600); err == nil {
+				return f.Close()
+			}
 		}
-		var f *os.File
-		f, err = os.OpenFile(marker, os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
-		if err == nil {
-			return f.Close()
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrExist) {
 			break
 		}
 	}
