@@ -71,7 +71,7 @@ func testTicket(t *testing.T, version string) {
 
 	// Ticket, workflow (stages from its definition) and the folder's user-facing files.
 	_, s := w.waitStatus(id, "the ticket", func(s *status.Status) bool { return s.Ticket != nil && s.Workflow != nil })
-	if *s.Ticket != (status.Ticket{Key: "SHOP-142", Title: "Fix the checkout", URL: "https://acme.example/browse/SHOP-142"}) {
+	if *s.Ticket != (status.Ticket{Key: "SHOP-142", Title: "Fix the checkout", URL: "https://acme.example/browse/SHOP-142", From: "branch"}) {
 		t.Errorf("ticket %+v", s.Ticket)
 	}
 	if wf := s.Workflow; wf.Name != "feature" || strings.Join(wf.Stages, ",") != "plan,build,review,ship" || wf.Current != "build" || wf.Since != "2026-05-01T10:00:00Z" {

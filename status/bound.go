@@ -67,7 +67,7 @@ func (s *Status) Bound() {
 	}
 	s.Thinking = cutPtr(s.Thinking, MaxName)
 	if t := s.Ticket; t != nil {
-		t.Key, t.Title, t.URL = CutTo(t.Key, MaxName), CutTo(t.Title, MaxText), CutTo(t.URL, MaxText)
+		t.Key, t.Title, t.URL, t.From = CutTo(t.Key, MaxName), CutTo(t.Title, MaxText), CutTo(t.URL, MaxText), CutTo(t.From, MaxName)
 	}
 	if w := s.Workflow; w != nil {
 		w.Name, w.Current, w.Since = CutTo(w.Name, MaxName), CutTo(w.Current, MaxName), CutTo(w.Since, MaxName)

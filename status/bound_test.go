@@ -19,7 +19,7 @@ func TestBoundedFileFitsTheReadLimit(t *testing.T) {
 	s := &Status{Session: strings.Repeat("s", MaxID), PID: 1, Host: huge(MaxName), CWD: huge(MaxPath),
 		AgentDir: huge(MaxPath), SessionFile: p(huge(MaxPath)), Terminal: p(huge(MaxName)), TerminalFrom: p(huge(MaxName)),
 		Model: &Model{huge(MaxName), huge(MaxName), huge(MaxName)}, Thinking: p(huge(MaxName)),
-		Ticket:        &Ticket{huge(MaxName), huge(MaxText), huge(MaxText)},
+		Ticket:        &Ticket{huge(MaxName), huge(MaxText), huge(MaxText), huge(MaxName)},
 		Workflow:      &Workflow{Name: huge(MaxName), Current: huge(MaxName), Since: huge(MaxName), Problem: huge(MaxText)},
 		Switches:      Switches{Tools: map[string]bool{}, Skills: map[string]bool{}},
 		ContextDetail: &ContextDetail{},

@@ -420,9 +420,9 @@ func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 // process is still gone: a new process may have resumed the session since
 // the listing.
 func (d *Dir) removeEnded(session string, live Liveness) (bool, error) {
-	unlock, err := d.Lock(session)
-	if err != nil {
-		return false, err
+	unlock, ok := d.tryLockName(SafeName(session))
+	if !ok {
+		return false, nil // a writer at work: the session is not over, or gc's next run sees
 	}
 	defer unlock()
 	s, err := d.Read(session)
@@ -467,8 +467,8 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 			if keep[m] || !stale(byName[m], dir) {
 				continue
 			}
-			unlock, err := d.lockName(m)
-			if err != nil {
+			unlock, ok := d.tryLockName(m)
+			if !ok {
 				continue // a writer at work: next time
 			}
 			now, err := readStatus(d.Path(SessionsDir, m+".json"))

@@ -118,6 +118,7 @@ type Ticket struct {
 	Key   string `json:"key"`
 	Title string `json:"title,omitempty"`
 	URL   string `json:"url,omitempty"`
+	From  string `json:"from,omitempty"` // event | choice | branch: where the key came from (added by jig)
 }
 
 type Workflow struct {

@@ -99,6 +99,9 @@ func Read(cfg *Config, key Key, repo func(string) *string) *Found {
 		workflowDir = cfg.WorkflowDir.Value
 	}
 	t, err := readTicket(f.Folder, key.Key, site)
+	if t != nil {
+		t.From = key.From
+	}
 	f.Ticket = t
 	if err != nil {
 		f.Problems = append(f.Problems, err)

@@ -189,7 +189,7 @@ func TestReadFolder(t *testing.T) {
 	if f.Problems != nil {
 		t.Fatal(f.Problems)
 	}
-	if *f.Ticket != (status.Ticket{Key: "SHOP-142", Title: "Fix the checkout", URL: "https://acme.example/browse/SHOP-142"}) {
+	if *f.Ticket != (status.Ticket{Key: "SHOP-142", Title: "Fix the checkout", URL: "https://acme.example/browse/SHOP-142", From: FromBranch}) {
 		t.Errorf("ticket %+v", f.Ticket)
 	}
 	w := f.Workflow

@@ -245,6 +245,8 @@ func TestHammerBadStdin(t *testing.T) {
 		{"a wrong-typed name", `{"thinking":5}`, "thinking"},
 		{"a secret where an object goes", `{"model":"` + secret + `"}`, "model"},
 		{"stdin over 4 MiB", `{"cwd":"/` + strings.Repeat("a", status.MaxFileSize) + `"}`, "larger than"},
+		{"a 100 000-digit number", `{"pid":1` + strings.Repeat("0", 100_000) + `}`, "pid"},
+		{"a wrong-typed time", `{"startedAt":5}`, "startedAt"},
 	}
 	wrong := int64(0)
 	for _, c := range cases {

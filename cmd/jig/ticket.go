@@ -181,6 +181,12 @@ func (e *env) fillTicket(c *cli.Context, s *status.Status, dir *status.Dir, live
 	if string(said["workflow"]) == "" || saidWorkflow == nil {
 		saidWorkflow = nil
 	}
+	// A key a hook said is the live source until a hook says another: like
+	// every field on stdin, it holds for the calls that do not say it.
+	prevTicket := s.Ticket
+	if saidTicket == nil && prevTicket != nil && prevTicket.From == ticket.FromEvent {
+		saidTicket = &status.Ticket{Key: prevTicket.Key} // its title and url read again, never stale
+	}
 	var event string
 	if saidTicket != nil {
 		event = saidTicket.Key
@@ -196,6 +202,7 @@ func (e *env) fillTicket(c *cli.Context, s *status.Status, dir *status.Dir, live
 			t.Title = cmp.Or(t.Title, s.Ticket.Title)
 			t.URL = cmp.Or(t.URL, s.Ticket.URL)
 		}
+		t.From = ticket.FromEvent
 		s.Ticket = &t
 	}
 	if saidWorkflow != nil {

@@ -24,6 +24,7 @@ type TicketEvent struct {
 // ticketState is what the bridge knows of the active ticket between reads.
 type ticketState struct {
 	event  string        // the key of the last jig:ticket event
+	told   string        // the last event key the bridge put in the file
 	found  *ticket.Found // the last reading; nil: read at the next write
 	cwd    string        // the working folder it was read for
 	readAt time.Time
@@ -76,10 +77,19 @@ func (b *Bridge) ticketDue() bool {
 	return b.ticket.found == nil || b.Now().Sub(b.ticket.readAt) >= TicketEvery
 }
 
-// applyTicket puts the last reading in s.
+// applyTicket puts the last reading in s. A ticket another writer of the
+// session said live (a hook's `jig session write`: from "event", a key the
+// bridge did not put there) holds while no jig:ticket event says otherwise,
+// as it does for session write.
 func (b *Bridge) applyTicket(s *status.Status) {
+	if t := s.Ticket; b.ticket.event == "" && t != nil && t.From == ticket.FromEvent && t.Key != b.ticket.told {
+		return
+	}
 	if b.ticket.found != nil {
 		b.ticket.found.Apply(s)
+	}
+	if b.ticket.event != "" {
+		b.ticket.told = b.ticket.event
 	}
 }
 

@@ -50,7 +50,7 @@ func TestTicketFromTheBranchAndItsFolder(t *testing.T) {
 	b.Now = func() time.Time { return now }
 	handle(t, b, hello("s1"), `{"type":"live","live":{"cwd":"`+project+`"}}`)
 	s := read(t, b, "s1")
-	if s.Ticket == nil || *s.Ticket != (status.Ticket{Key: "SHOP-142", Title: "Fix the checkout", URL: "https://acme.example/browse/SHOP-142"}) {
+	if s.Ticket == nil || *s.Ticket != (status.Ticket{Key: "SHOP-142", Title: "Fix the checkout", URL: "https://acme.example/browse/SHOP-142", From: "branch"}) {
 		t.Errorf("ticket %+v", s.Ticket)
 	}
 	if w := s.Workflow; w == nil || w.Name != "feature" || strings.Join(w.Stages, ",") != "plan,build,review" || w.Current != "build" {
