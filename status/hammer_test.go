@@ -2,7 +2,6 @@ package status
 
 import (
 	"crypto/sha256"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,26 +9,12 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"jig/internal/hammer"
 )
 
 // hammerFull runs the hammer tests at the counts bench/reliability records;
 // without it they stay short enough for every `go test ./...`.
-var hammerFull = flag.Bool("hammer.full", false, "run the hammer tests at full counts (bench/reliability)")
-
-// scaled is n, or full under -hammer.full.
-func scaled(n, full int) int {
-	if *hammerFull {
-		return full
-	}
-	return n
-}
-
-// figure logs one row of bench/reliability's table: what was hammered, how
-// hard, how many things went wrong (the count that must be 0), how long.
-func figure(t *testing.T, what, load string, bad int64, start time.Time) {
-	t.Helper()
-	t.Logf("figure|%s|%s|%d|%s", what, load, bad, time.Since(start).Round(time.Millisecond))
-}
 
 // TestHammer: one writer rewrites a realistic status file as fast as it can
 // while readers read it (100 000 times under -hammer.full). Every read must be byte for byte one
@@ -38,7 +23,7 @@ func figure(t *testing.T, what, load string, bad int64, start time.Time) {
 // through ForTerminal and must find the session.
 func TestHammer(t *testing.T) {
 	d := &Dir{Root: t.TempDir()}
-	reads := scaled(10_000, 100_000)
+	reads := hammer.Scaled(10_000, 100_000)
 	start := time.Now()
 	const readers = 4
 	var written sync.Map // sha256 of each version written -> true
@@ -118,7 +103,7 @@ func TestHammer(t *testing.T) {
 	if err := <-writerErr; err != nil {
 		t.Fatal(err)
 	}
-	figure(t, "torn reads", fmt.Sprintf("%d reads (%d readers) during %d writes", reads, readers, writes.Load()), torn.Load(), start)
+	hammer.Figure(t, "torn reads", fmt.Sprintf("%d reads (%d readers) during %d writes", reads, readers, writes.Load()), torn.Load(), start)
 	if torn.Load() != 0 {
 		t.Errorf("%d torn or unparsable reads", torn.Load())
 	}
@@ -218,7 +203,7 @@ func TestConcurrentWriters(t *testing.T) {
 // its content next changed, 24 times in 150.)
 func TestHammerGCRacingWriters(t *testing.T) {
 	d := &Dir{Root: t.TempDir()}
-	writers, moves := 6, scaled(40, 1000)
+	writers, moves := 6, hammer.Scaled(40, 1000)
 	terms := []string{"t1", "t2", "t3"}
 	start := time.Now()
 	// A session whose process is gone gives gc something to remove.
@@ -296,7 +281,7 @@ func TestHammerGCRacingWriters(t *testing.T) {
 	if len(removed) != 1 {
 		t.Errorf("gc removed %v, want only the ended session", removed)
 	}
-	figure(t, "gc racing writers (in process)", fmt.Sprintf("%d writers x %d moves over %d terminals, %d gc runs", writers, moves, len(terms), gcs.Load()), hidden.Load()+lost, start)
+	hammer.Figure(t, "gc racing writers (in process)", fmt.Sprintf("%d writers x %d moves over %d terminals, %d gc runs", writers, moves, len(terms), gcs.Load()), hidden.Load()+lost, start)
 }
 
 // foundIn reports whether session is among the live sessions a reader finds

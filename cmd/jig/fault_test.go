@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/internal/hammer"
 	"jig/status"
 )
 
@@ -63,7 +64,7 @@ func TestHammerFullDisk(t *testing.T) {
 	refusedWrite(t, runProc(t, limited), "file too large", path, before)
 	cases := "RLIMIT_FSIZE (EFBIG)"
 
-	if *hammerFull {
+	if hammer.Full() {
 		if disk, ok := mountTmpfs(t); ok {
 			state := filepath.Join(disk, "state")
 			mustRun(t, jigProc(state, `{"state":"idle"}`, "session", "write", "--session", "full", "--pid", pid))
@@ -80,7 +81,7 @@ func TestHammerFullDisk(t *testing.T) {
 			t.Log("no tmpfs could be mounted here: only RLIMIT_FSIZE was tried")
 		}
 	}
-	figure(t, "full disk", cases+": old file intact, one line, exit 7", 0, start)
+	hammer.Figure(t, "full disk", cases+": old file intact, one line, exit 7", 0, start)
 }
 
 // mountTmpfs mounts a 256 KiB tmpfs for the test, if this process may.
@@ -143,7 +144,7 @@ func TestHammerReadOnlyStateDir(t *testing.T) {
 	}
 	t.Cleanup(func() { os.Chmod(sessions, 0o700) }) // so the test's folder can go
 	refusedWrite(t, write(`{"state":"busy"}`), "permission denied", path, before)
-	figure(t, "read-only state dir", "sessions/ mode 0500, writer "+map[bool]string{true: "as nobody (the test runs as root)", false: "as the test's user"}[who != nil]+
+	hammer.Figure(t, "read-only state dir", "sessions/ mode 0500, writer "+map[bool]string{true: "as nobody (the test runs as root)", false: "as the test's user"}[who != nil]+
 		": old file intact, one line, exit 7", 0, start)
 }
 
@@ -212,7 +213,7 @@ func TestHammerLockHeld(t *testing.T) {
 	if s, err := dir.Read("held"); err != nil || s.State != status.Busy {
 		t.Errorf("the write after the lock was freed: %v", err)
 	}
-	figure(t, "lock held past the wait", fmt.Sprintf("session write gave up after %s: one line naming the lock, exit 7, old file intact; the write went through once freed",
+	hammer.Figure(t, "lock held past the wait", fmt.Sprintf("session write gave up after %s: one line naming the lock, exit 7, old file intact; the write went through once freed",
 		waited.Round(time.Millisecond)), 0, start)
 }
 
@@ -261,5 +262,5 @@ func TestHammerBadStdin(t *testing.T) {
 			t.Errorf("%s: the old file changed (%v)", c.name, err)
 		}
 	}
-	figure(t, "bad stdin to session write", fmt.Sprintf("%d cases: exit 4, one short line naming the field, old file intact", len(cases)), wrong, start)
+	hammer.Figure(t, "bad stdin to session write", fmt.Sprintf("%d cases: exit 4, one short line naming the field, old file intact", len(cases)), wrong, start)
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -21,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/internal/hammer"
 	"jig/status"
 )
 
@@ -29,23 +29,6 @@ import (
 // run at the counts bench/reliability records; without it they stay short
 // enough for every `go test ./...`. The jig they run is the one
 // testscript.Main put on PATH: this test binary, running main.
-
-var hammerFull = flag.Bool("hammer.full", false, "run the hammer tests at full counts (bench/reliability)")
-
-// scaled is n, or full under -hammer.full.
-func scaled(n, full int) int {
-	if *hammerFull {
-		return full
-	}
-	return n
-}
-
-// figure logs one row of bench/reliability's table: what was hammered, how
-// hard, how many things went wrong (the count that must be 0), how long.
-func figure(t *testing.T, what, load string, bad int64, start time.Time) {
-	t.Helper()
-	t.Logf("figure|%s|%s|%d|%s", what, load, bad, time.Since(start).Round(time.Millisecond))
-}
 
 // jigProc is `jig args…` as its own process, with stdin, writing into the
 // state dir state, in no terminal.
@@ -133,7 +116,7 @@ var racingFields = []field{
 // the per-session lock, 50 such writes kept 3 to 14 switches, and ten
 // field writers kept two fields, all exiting 0.)
 func TestHammerRacingWriters(t *testing.T) {
-	rounds := scaled(1, 20)
+	rounds := hammer.Scaled(1, 20)
 	const switchWriters = 50
 	state := t.TempDir()
 	start := time.Now()
@@ -143,7 +126,7 @@ func TestHammerRacingWriters(t *testing.T) {
 		lost += l
 		bridgeLines += b
 	}
-	figure(t, "racing writers + bridge, one session", fmt.Sprintf("%d rounds x (%d switch + %d field writer processes + the bridge, %d bridge lines in all)",
+	hammer.Figure(t, "racing writers + bridge, one session", fmt.Sprintf("%d rounds x (%d switch + %d field writer processes + the bridge, %d bridge lines in all)",
 		rounds, switchWriters, len(racingFields), bridgeLines), int64(lost), start)
 }
 
@@ -303,7 +286,7 @@ func (b *bridgeProc) stop(t *testing.T) int {
 // removed a marker a writer had just made: 24 tries in 150 hid the
 // session.)
 func TestHammerGCRacingWriters(t *testing.T) {
-	writers, moves := 3, scaled(20, 150)
+	writers, moves := 3, hammer.Scaled(20, 150)
 	state := t.TempDir()
 	pid := strconv.Itoa(os.Getpid())
 	start := time.Now()
@@ -353,7 +336,7 @@ func TestHammerGCRacingWriters(t *testing.T) {
 			t.Errorf("%s: for-terminal %s does not find it after the race", session, term)
 		}
 	}
-	figure(t, "gc racing writers (processes)", fmt.Sprintf("%d writers x %d moves, each checked with for-terminal; %d gc runs", writers, moves, gcs.Load()),
+	hammer.Figure(t, "gc racing writers (processes)", fmt.Sprintf("%d writers x %d moves, each checked with for-terminal; %d gc runs", writers, moves, gcs.Load()),
 		hidden.Load()+lost, start)
 }
 
@@ -370,7 +353,7 @@ func sessionIn(t *testing.T, state, session, term string) bool {
 // ever. The temp files the killed writes left are removed by gc once past
 // their grace, and the live session's file stays.
 func TestHammerKilledWriters(t *testing.T) {
-	minKills, maxKills := scaled(10, 400), scaled(100, 2000)
+	minKills, maxKills := hammer.Scaled(10, 400), hammer.Scaled(100, 2000)
 	state := t.TempDir()
 	const session = "killed"
 	pid := strconv.Itoa(os.Getpid())
@@ -461,7 +444,7 @@ func TestHammerKilledWriters(t *testing.T) {
 	if _, err := dir.Read(session); err != nil {
 		t.Errorf("gc removed the live session's file: %v", err)
 	}
-	figure(t, "SIGKILL of writers mid-write", fmt.Sprintf("%d kills (bridge and session write, 5-30 ms in), %d reads meanwhile; %d temp files left, all removed by gc after their grace",
+	hammer.Figure(t, "SIGKILL of writers mid-write", fmt.Sprintf("%d kills (bridge and session write, 5-30 ms in), %d reads meanwhile; %d temp files left, all removed by gc after their grace",
 		kills, reads.Load(), temps), half.Load(), start)
 }
 
