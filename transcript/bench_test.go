@@ -3,7 +3,6 @@ package transcript
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -31,20 +30,9 @@ func BenchmarkParseReal(b *testing.B) {
 // (fixtures.Grow; bench/transcript compares the two sizes, run.sh makes the
 // 100 MB case).
 func BenchmarkAppendOne(b *testing.B) {
-	var src []byte
-	for _, f := range fixtures.Large(b) {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		src = append(src, data...)
-	}
 	for _, size := range []int{1 << 20, 32 << 20} {
 		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
-			path := filepath.Join(b.TempDir(), "big.jsonl")
-			if err := os.WriteFile(path, fixtures.Grow(src, size), 0o600); err != nil {
-				b.Fatal(err)
-			}
+			path := fixtures.GrowLarge(b, size)
 			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				b.Fatal(err)

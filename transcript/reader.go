@@ -596,18 +596,8 @@ func (r *Reader) messageEntry(l *line, n *node) {
 }
 
 func (r *Reader) addUsage(u *usageVals) {
-	if !u.present {
-		return
-	}
-	t := &r.totals
-	t.Input += int64(u.input)
-	t.Output += int64(u.output)
-	t.CacheRead += int64(u.cacheRead)
-	t.CacheWrite += int64(u.cacheWrite)
-	if u.priced {
-		t.Cost += u.cost
-	} else {
-		t.Unpriced++
+	if u.present {
+		r.totals.add(u)
 	}
 }
 
