@@ -9,7 +9,6 @@ import (
 	"io"
 	"reflect"
 	"strings"
-	"text/tabwriter"
 	"text/template"
 	"time"
 
@@ -191,7 +190,7 @@ func Summary(w io.Writer, s *status.Status, now time.Time) {
 // Table is the sessions as aligned columns for a terminal, one line each.
 // live says which to mark as gone (nil: all are live).
 func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, now time.Time) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := NewColumns(w)
 	fmt.Fprintln(tw, "SESSION\tSTATE\tTERMINAL\tMODEL\tCTX\tCOST\tUPDATED\tCWD")
 	for _, s := range list {
 		state := s.State
