@@ -50,7 +50,9 @@ func newApp(e *env) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 		Commands: commands(e),
+		Version:  version(),
 	}
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
 	setUsageErrors(app.Commands)
 	return app
 }
