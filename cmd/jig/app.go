@@ -12,6 +12,7 @@ import (
 // run is jig's whole life: parse, act, map the error to an exit code. It
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
+	e.args = args
 	app := newApp(e)
 	args, err := normalizeArgs(app, args)
 	if err == nil {
@@ -38,14 +39,16 @@ func newApp(e *env) *cli.App {
 		Writer:               e.stdout,
 		ErrWriter:            e.stderr,
 		EnableBashCompletion: true,
+		Suggest:              true,
 		HideHelpCommand:      true,
 		ExitErrHandler:       func(*cli.Context, error) {}, // run maps errors to codes
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return exitf(exitUsage, "%v", err)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return exitf(exitUsage, "%s", flagError(err, c.App.Flags, e.args))
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return exitf(exitUsage, "unknown command %q; see jig --help", c.Args().First())
+				typed := c.Args().First()
+				return exitf(exitUsage, "unknown command %q%s; see jig --help", typed, suggestCommand(c.App.Commands, typed))
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -53,17 +56,17 @@ func newApp(e *env) *cli.App {
 		Version:  version(),
 	}
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
-	setUsageErrors(app.Commands)
+	setUsageErrors(app.Commands, e)
 	return app
 }
 
 // setUsageErrors makes every command report a usage error as one line and
 // exit 2, instead of urfave's help dump and a generic failure.
-func setUsageErrors(cmds []*cli.Command) {
+func setUsageErrors(cmds []*cli.Command, e *env) {
 	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(c *cli.Context, err error, _ bool) error {
-				return usageError(c, "%v", err)
+				return usageError(c, "%s", flagError(err, c.Command.Flags, e.args))
 			}
 		}
 		// `--help` is the one way to ask: no command lists or completes a
@@ -72,12 +75,13 @@ func setUsageErrors(cmds []*cli.Command) {
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			c.Action = func(c *cli.Context) error {
 				if c.NArg() > 0 {
-					return usageError(c, "unknown command %q; see jig %s --help", c.Args().First(), commandName(c))
+					typed := c.Args().First()
+					return usageError(c, "unknown command %q%s; see jig %s --help", typed, suggestCommand(c.Command.Subcommands, typed), commandName(c))
 				}
 				return cli.ShowSubcommandHelp(c)
 			}
 		}
-		setUsageErrors(c.Subcommands)
+		setUsageErrors(c.Subcommands, e)
 	}
 }
 

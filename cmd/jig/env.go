@@ -13,6 +13,7 @@ import (
 // env is everything a command touches outside itself. Nothing below run
 // reads os.Getenv, time.Now or os.Stdout directly, so tests can swap them.
 type env struct {
+	args           []string // the command line, as typed (for error lines)
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
