@@ -34,7 +34,7 @@ func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:                 "jig",
 		Usage:                "see and steer the coding agents running in your terminals",
-		UsageText:            "jig COMMAND [options] [arguments]\n\nexample: jig session for-terminal %3 --format '{{short .Model}} {{percent .Context.Percent}}'",
+		UsageText:            "jig COMMAND [options] [arguments]\n\nexample: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
 		Reader:               e.stdin,
 		Writer:               e.stdout,
 		ErrWriter:            e.stderr,

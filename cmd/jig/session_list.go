@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 
@@ -19,16 +20,21 @@ func sessionListCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list the live sessions on this machine, newest first",
-		UsageText: "jig session list [--all] [--json]\n\n" +
-			"A table on a terminal, else (or with --json) a JSON array of the status files.\n" +
-			"Files that cannot be read are skipped with a warning on stderr.\n\n" +
-			"example: jig session list --all",
-		Flags: []cli.Flag{
+		UsageText: "jig session list [--all] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
+			"A table on a terminal, else (or with --json) a JSON array of the status files;\n" +
+			"--jq and --format read that array. Files that cannot be read are skipped with a\n" +
+			"warning on stderr.\n\n" +
+			"example: jig session list --all\n" +
+			"example: jig session list --jq '.[] | select(.state == \"busy\") | .session'",
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "list sessions that have ended too (their files wait for gc)"},
-			&cli.BoolFlag{Name: "json", Usage: "print a JSON array even on a terminal"},
-		},
+		}, docFlags("the array of status files")...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
+				return err
+			}
+			doc, err := e.docOutputFor(c)
+			if err != nil {
 				return err
 			}
 			dir, err := e.stateDir()
@@ -54,8 +60,15 @@ func sessionListCommand(e *env) *cli.Command {
 				}
 				return heads[i].Name < heads[j].Name // the folder's order is no order
 			})
-			if c.Bool("json") || !e.stdoutTTY {
-				return e.writeJSONList(c, dir, heads)
+			if doc != nil {
+				var array bytes.Buffer
+				if err := e.writeJSONList(c, &array, dir, heads); err != nil {
+					return errorf(c, exitFailed, "%v", err)
+				}
+				return doc(e.stdout, array.Bytes())
+			}
+			if e.wantsJSON(c) {
+				return e.writeJSONList(c, e.stdout, dir, heads)
 			}
 			var list []*status.Status
 			for _, h := range heads {
@@ -88,8 +101,8 @@ func (e *env) warnSkipped(c *cli.Context, entries []status.Entry) []*status.Stat
 
 // writeJSONList prints the files as one JSON array, each as written, one
 // at a time: its bytes are passed through, never decoded whole.
-func (e *env) writeJSONList(c *cli.Context, dir *status.Dir, heads []*status.Head) error {
-	w := bufio.NewWriterSize(e.stdout, 64<<10)
+func (e *env) writeJSONList(c *cli.Context, out io.Writer, dir *status.Dir, heads []*status.Head) error {
+	w := bufio.NewWriterSize(out, 64<<10)
 	w.WriteString("[")
 	n := 0
 	for _, h := range heads {
@@ -119,14 +132,11 @@ func sessionShowCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "show",
 		Usage: "print a session's status, by id or the one running in this terminal",
-		UsageText: "jig session show [ID] [--json | --format TEMPLATE]\n\n" +
+		UsageText: "jig session show [ID] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
 			"Without ID, the live session in the terminal this shell runs in (see jig terminal).\n" +
 			"Output as for for-terminal. Exit 1 when there is no such session.\n\n" +
-			"example: jig session show 0190a --format '{{.State}} {{percent .Context.Percent}}'",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print the status file's JSON even on a terminal"},
-			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short)"},
-		},
+			"example: jig session show 0190a --format '{{.state}} {{percent .context.percent}}'",
+		Flags: docFlags("the status file"),
 		Action: func(c *cli.Context) error {
 			if _, err := sessionArg(c); err != nil {
 				return err
