@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -79,7 +80,17 @@ func sessionListCommand(e *env) *cli.Command {
 				s.Outputs, s.Recent, s.ContextDetail = nil, nil, nil // the table shows none of them
 				list = append(list, s)
 			}
-			render.Table(e.stdout, list, live.Alive, e.now())
+			// A line wider than the terminal would wrap and break the columns.
+			var table strings.Builder
+			render.Table(&table, list, live.Alive, e.now())
+			width := e.columns()
+			for _, line := range strings.SplitAfter(table.String(), "\n") {
+				if line, nl := strings.CutSuffix(line, "\n"); width > 0 && nl {
+					fmt.Fprintln(e.stdout, render.Truncate(line, width))
+					continue
+				}
+				fmt.Fprint(e.stdout, line)
+			}
 			return nil
 		},
 	}
@@ -160,7 +171,9 @@ func sessionPathCommand(e *env) *cli.Command {
 		Usage: "print the status file of a session id, or of the session in this terminal",
 		UsageText: "jig session path [ID]\n\n" +
 			"With ID, where that session's file is (or would be): the id made safe as a file name.\n" +
-			"Without, the file of the live session in this terminal; exit 1 when there is none.\n\n" +
+			"Without, the file of the live session in this terminal; outside any terminal jig\n" +
+			"knows, of the one live session on this machine. Exit 1 when there is none (or,\n" +
+			"outside a terminal, more than one).\n\n" +
 			"example: cat \"$(jig session path)\"",
 		Action: func(c *cli.Context) error {
 			id, err := sessionArg(c)
@@ -228,7 +241,7 @@ func (e *env) findSession(c *cli.Context) (*status.Status, error) {
 	}
 	ids := terminal.Detect(e.getenv)
 	if len(ids) == 0 {
-		return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal); name a session")
+		return e.onlyLiveSession(c, dir)
 	}
 	for _, t := range ids {
 		s, err := dir.ForTerminal(t.ID, e.liveness())
@@ -240,6 +253,30 @@ func (e *env) findSession(c *cli.Context) (*status.Status, error) {
 		}
 	}
 	return nil, errorf(c, exitNone, "no live session in terminal %s", ids[0].ID)
+}
+
+// onlyLiveSession is the session a command means outside any terminal jig
+// knows (a plain shell, a script): the one live session on this machine,
+// when there is exactly one.
+func (e *env) onlyLiveSession(c *cli.Context, dir *status.Dir) (*status.Status, error) {
+	entries, err := dir.List()
+	if err != nil {
+		return nil, errorf(c, exitStateDir, "%v", err)
+	}
+	live := e.liveness()
+	var found []*status.Status
+	for _, en := range entries {
+		if en.Err == nil && live.Alive(en.Status) {
+			found = append(found, en.Status)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal) and no live session")
+	}
+	return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal) and %d live sessions: name one (jig session list)", len(found))
 }
 
 func sessionGCCommand(e *env) *cli.Command {
