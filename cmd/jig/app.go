@@ -14,6 +14,10 @@ import (
 func run(args []string, e *env) int {
 	e.args = args
 	app := newApp(e)
+	if n := len(args); n > 1 && args[n-1] == completionRequest {
+		e.complete(app, args[1:n-1])
+		return exitOK
+	}
 	args, err := normalizeArgs(app, args)
 	if err == nil {
 		err = app.Run(args)
