@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"text/template/parse"
 	"time"
 
 	"github.com/itchyny/gojq"
@@ -18,7 +19,8 @@ import (
 // --format and --jq read the same thing --json prints: the status file's
 // JSON (an array of them for a list), by its keys (.model.id,
 // .context.percent). Both see it with every string and key cleaned: their
-// own text may style the output, the agent's may not.
+// own text may style the output, the agent's may not. As in jq, a key that
+// is null and a key that is not there are the same: <no value>, not an error.
 
 // Number is a JSON number as a template sees it: it prints as the file
 // writes it (42, 0.31, 104000, never 1.04e+05) and compares with float
@@ -71,6 +73,27 @@ func cleanTree(v any, num func(json.Number) (any, error)) (any, error) {
 func templateNumber(n json.Number) (any, error) {
 	f, err := n.Float64()
 	return Number(f), err
+}
+
+// dropNulls removes the null members of every object, so that for a
+// template, as for jq, a key set to null and a key left out are the same:
+// {{.ticket.title}} is <no value> whether ticket is null or has no title.
+func dropNulls(v any) any {
+	switch v := v.(type) {
+	case []any:
+		for i, e := range v {
+			v[i] = dropNulls(e)
+		}
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				delete(v, k)
+			} else {
+				v[k] = dropNulls(e)
+			}
+		}
+	}
+	return v
 }
 
 // Funcs are the helpers a --format template may call, now being the clock
@@ -176,10 +199,83 @@ func kind(v any) string {
 }
 
 // Parse reads a --format template. The helpers' clock is bound at Execute.
-// A key the document lacks is an error, so a typo prints nothing rather
-// than "<no value>" on a status bar.
+// A Go field name (.Model, what templates read before they read the JSON)
+// is refused: every key of the status is camelCase, so it is a mistake that
+// would print <no value> on a status bar.
 func Parse(text string) (*template.Template, error) {
-	return template.New("format").Funcs(Funcs(time.Time{})).Option("missingkey=error").Parse(text)
+	t, err := template.New("format").Funcs(Funcs(time.Time{})).Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if name := goField(t.Tree.Root); name != "" {
+		return nil, fmt.Errorf("%s is a Go field name: the keys are the JSON's, as in {{.model.id}}", name)
+	}
+	return t, nil
+}
+
+// goField is the first field name in the template that starts with a
+// capital letter, "" when there is none.
+func goField(n parse.Node) string {
+	check := func(idents []string) string {
+		for _, id := range idents {
+			if id != "" && id[0] >= 'A' && id[0] <= 'Z' {
+				return "." + id
+			}
+		}
+		return ""
+	}
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return ""
+		}
+		for _, c := range n.Nodes {
+			if f := goField(c); f != "" {
+				return f
+			}
+		}
+	case *parse.ActionNode:
+		return goField(n.Pipe)
+	case *parse.IfNode:
+		return firstOf(goField(n.Pipe), goField(n.List), goField(n.ElseList))
+	case *parse.RangeNode:
+		return firstOf(goField(n.Pipe), goField(n.List), goField(n.ElseList))
+	case *parse.WithNode:
+		return firstOf(goField(n.Pipe), goField(n.List), goField(n.ElseList))
+	case *parse.TemplateNode:
+		return goField(n.Pipe)
+	case *parse.PipeNode:
+		if n == nil {
+			return ""
+		}
+		for _, c := range n.Cmds {
+			if f := goField(c); f != "" {
+				return f
+			}
+		}
+	case *parse.CommandNode:
+		for _, a := range n.Args {
+			if f := goField(a); f != "" {
+				return f
+			}
+		}
+	case *parse.FieldNode:
+		return check(n.Ident)
+	case *parse.ChainNode:
+		return firstOf(goField(n.Node), check(n.Field))
+	case *parse.VariableNode:
+		return check(n.Ident[1:])
+	}
+	return ""
+}
+
+func firstOf(names ...string) string {
+	for _, n := range names {
+		if n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 // Execute renders t over the JSON document data into w, all or nothing: on
@@ -191,7 +287,7 @@ func Execute(w io.Writer, t *template.Template, data []byte, now time.Time) erro
 		return err
 	}
 	var b strings.Builder
-	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, doc); err != nil {
+	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, dropNulls(doc)); err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, b.String())

@@ -19,8 +19,9 @@ func TestTemplateJSONKeys(t *testing.T) {
 		{"{{percent .context.percent}} {{cost .usage.cost}} {{ago .updatedAt}}", "42% $0.37 5s"},
 		{"{{short .model}} {{short .model.id}} {{short \"anthropic/claude-opus-4-1-20250805\"}}", "claude-sonnet-4-5 claude-sonnet-4-5 claude-opus-4-1"},
 		{"{{json .model}}", `{"id":"claude-sonnet-4-5","name":"Claude Sonnet 4.5","provider":"anthropic"}`},
-		{"{{json .context}}", `{"percent":42.4,"tokens":104000,"window":null}`},
-		{"{{percent .context.window}} {{cost .nothing}}", ""}, // a missing key fails: see below
+		{"{{json .context}}", `{"percent":42.4,"tokens":104000}`},
+		{"{{percent .context.window}} {{cost .nothing}} {{.ticket.nope}} {{.nope.deeper}}", "? ? <no value> <no value>"}, // null or absent: the same
+		{"{{.Model.ID}}", ""}, // a Go field name: refused
 		{"{{if gt .context.percent 40.0}}hot{{end}} {{len .outputs}} {{(index .recent 0).tool}}", "hot 2 bash"},
 		{"{{range .outputs}}{{.action}}:{{.path}} {{end}}", "changed:/src/shop/a.go created:/elsewhere/notes.md "},
 		{"{{with .terminal}}in {{.}}{{else}}no terminal{{end}}", "no terminal"},
@@ -47,7 +48,7 @@ func TestTemplateUnknowns(t *testing.T) {
 	if err := Template(&b, "{{percent .context.percent}} {{cost .usage.cost}} [{{short .model}}]", encode(t, s), t0); err != nil {
 		t.Fatal(err)
 	}
-	if want := "? ? []"; b.String() != want {
+	if want := "? ? []"; b.String() != want { // model, context.percent and usage.cost are null
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 	for _, bad := range []string{"{{percent .state}}", "{{cost .context}}", "{{ago .state}}", "{{short .pid}}"} {

@@ -48,7 +48,7 @@ func TestSummaryAndTableClean(t *testing.T) {
 }
 
 func TestExecuteAllOrNothing(t *testing.T) {
-	for _, text := range []string{"start {{index .outputs 9}} end", "start {{.nope}} end", "start {{percent .state}} end"} {
+	for _, text := range []string{"start {{index .outputs 9}} end", "start {{.state.id}} end", "start {{percent .state}} end"} {
 		tpl, err := Parse(text)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -23,10 +22,6 @@ func docFlags(what string) []cli.Flag {
 }
 
 var helperNames = []string{"json", "short", "percent", "cost", "ago", "glyph", "level", "trunc", "tmux", "clean", "width"}
-
-// goFieldName finds a template that names a Go field (.Model) where the
-// JSON has a key (.model): what templates read before they read the JSON.
-var goFieldName = regexp.MustCompile(`map has no entry for key "[A-Z]`)
 
 // docOutput writes what --jq or --format make of a JSON document.
 type docOutput func(w io.Writer, data []byte) error
@@ -57,11 +52,7 @@ func (e *env) docOutputFor(c *cli.Context) (docOutput, error) {
 		now := e.now()
 		return func(w io.Writer, data []byte) error {
 			if err := render.Execute(w, t, data, now); err != nil {
-				hint := ""
-				if goFieldName.MatchString(err.Error()) {
-					hint = "; keys are the JSON's, as in {{.model.id}}"
-				}
-				return errorf(c, exitFailed, "--format: %v%s", err, hint)
+				return errorf(c, exitFailed, "--format: %v", err)
 			}
 			return nil
 		}, nil
