@@ -102,7 +102,7 @@ func Lines(s *status.Status, now time.Time) []string {
 		if decision == "" {
 			decision = "-"
 		}
-		line = fmt.Sprintf("  %s %-4s %-16s %-6s %s", outcomeMark(c.Outcome), Age(now, c.At), name, decision, c.Outcome)
+		line = fmt.Sprintf("  %s %s %s %s %s", outcomeMark(c.Outcome), render.Pad(Age(now, c.At), 4), render.Pad(render.Clean(name), 16), render.Pad(render.Clean(decision), 6), c.Outcome)
 		if c.Answer != "" {
 			line += " · " + c.Answer
 		}
@@ -154,7 +154,7 @@ func outputLines(s *status.Status, now time.Time) []string {
 		}
 		l = append(l, "  "+label)
 		for _, o := range groups[key] {
-			l = append(l, fmt.Sprintf("    %-7s %s · %s", o.Action, RelPath(s.CWD, o.Path), Age(now, o.At)))
+			l = append(l, fmt.Sprintf("    %s %s · %s", render.Pad(render.Clean(o.Action), 7), RelPath(s.CWD, o.Path), Age(now, o.At)))
 		}
 	}
 	if n := len(s.Outputs) - len(shown); n > 0 {

@@ -51,10 +51,10 @@ func ContextLines(d *status.ContextDetail) []string {
 	cells := gridCells(parts, sum, base)
 	var legend []string
 	for i, p := range parts {
-		legend = append(legend, fmt.Sprintf("%s %-12s %6s %6s", glyph(i), p.Name, Tokens(p.Tokens), Tenths(p.Tokens, base)))
+		legend = append(legend, fmt.Sprintf("%s %s %6s %6s", glyph(i), Pad(Clean(p.Name), 12), Tokens(p.Tokens), Tenths(p.Tokens, base)))
 	}
 	if base > sum {
-		legend = append(legend, fmt.Sprintf("%s %-12s %6s %6s", FreeGlyph, "free", Tokens(base-sum), Tenths(base-sum, base)))
+		legend = append(legend, fmt.Sprintf("%s %s %6s %6s", FreeGlyph, Pad("free", 12), Tokens(base-sum), Tenths(base-sum, base)))
 	}
 	rows := max(GridSide, len(legend))
 	for r := range rows {
@@ -150,7 +150,7 @@ func toolLines(tools []status.ContextItem) []string {
 		for _, t := range bySource[src] {
 			sum += t.Tokens
 		}
-		l = append(l, fmt.Sprintf("  %-22s %6s", src, Tokens(sum)))
+		l = append(l, fmt.Sprintf("  %s %6s", Pad(Clean(src), 22), Tokens(sum)))
 		for _, t := range bySource[src] {
 			t.Source = ""
 			l = append(l, itemLine("    ", t))
@@ -160,7 +160,7 @@ func toolLines(tools []status.ContextItem) []string {
 }
 
 func itemLine(indent string, it status.ContextItem) string {
-	line := fmt.Sprintf("%s%-*s %6s", indent, 24-len(indent), it.Name, Tokens(it.Tokens))
+	line := fmt.Sprintf("%s%s %6s", indent, Pad(Clean(it.Name), 24-len(indent)), Tokens(it.Tokens))
 	if it.Source != "" {
 		line += "  " + it.Source
 	}

@@ -200,7 +200,7 @@ func TestShortModel(t *testing.T) {
 func TestFuncsStatusLineHelpers(t *testing.T) {
 	s := &status.Status{State: status.Busy, Model: &status.Model{ID: "a#b"}, Context: status.Context{Percent: ptr(55.0)}}
 	var out bytes.Buffer
-	err := Template(&out, `{{glyph .State}} {{level .Context.Percent}} {{tmux (short .Model)}} {{trunc 3 "sonnet"}} {{width "模型"}} {{clean "a\tb"}}`, s, time.Now())
+	err := Template(&out, `{{glyph .state}} {{level .context.percent}} {{tmux (short .model)}} {{trunc 3 "sonnet"}} {{width "模型"}} {{clean "a\tb"}}`, encode(t, s), time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,121 +1,18 @@
 // Package render turns a status into what people see: the short human
-// summary on a terminal, Go text/template output for --format, and the
-// status-line presets. It never writes an error into its output; callers
+// summary on a terminal, Go text/template output for --format and gojq
+// output for --jq (both over the status file's JSON), and the status-line
+// presets. It never writes an error into its output; callers
 // print nothing when rendering fails.
 package render
 
 import (
 	"fmt"
 	"io"
-	"reflect"
 	"strings"
-	"text/tabwriter"
-	"text/template"
 	"time"
 
 	"jig/status"
 )
-
-// Funcs are the helpers a --format template may call.
-func Funcs(now time.Time) template.FuncMap {
-	return template.FuncMap{
-		"percent": Percent,
-		"money":   Money,
-		"since": func(t time.Time) string {
-			return Duration(now.Sub(t))
-		},
-		"short": ShortModel,
-		// The status-line helpers (render/preset.go).
-		"glyph": Glyph,
-		"level": Level,
-		"trunc": func(n int, s string) string { return Truncate(s, n) },
-		"tmux":  TmuxEscape,
-		"clean": Clean,
-		"width": Width,
-	}
-}
-
-// Template renders text as a Go text/template over s.
-func Template(w io.Writer, text string, s *status.Status, now time.Time) error {
-	t, err := Parse(text)
-	if err != nil {
-		return err
-	}
-	return Execute(w, t, s, now)
-}
-
-// Parse reads a --format template. The helpers' clock is bound at Execute.
-func Parse(text string) (*template.Template, error) {
-	return template.New("format").Funcs(Funcs(time.Time{})).Option("missingkey=zero").Parse(text)
-}
-
-// Execute renders t over s into w, all or nothing: on an error w gets no
-// byte, so a status line never shows half a line or an error. The template
-// sees s with every string cleaned: its own text may style the output, the
-// agent's may not.
-func Execute(w io.Writer, t *template.Template, s *status.Status, now time.Time) error {
-	var b strings.Builder
-	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, cleaned(s)); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// cleaned is a copy of s with every string and raw JSON in it Clean.
-func cleaned(s *status.Status) *status.Status {
-	if s == nil {
-		return nil
-	}
-	return cleanValue(reflect.ValueOf(s)).Interface().(*status.Status)
-}
-
-// cleanValue copies v, cleaning its strings and bytes; unexported fields
-// (a time's, a status's raw file) are copied as they are.
-func cleanValue(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.String:
-		return reflect.ValueOf(Clean(v.String())).Convert(v.Type())
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		p := reflect.New(v.Type().Elem())
-		p.Elem().Set(cleanValue(v.Elem()))
-		return p
-	case reflect.Struct:
-		out := reflect.New(v.Type()).Elem()
-		out.Set(v)
-		for i := range v.NumField() {
-			if f := out.Field(i); f.CanSet() {
-				f.Set(cleanValue(v.Field(i)))
-			}
-		}
-		return out
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return reflect.ValueOf([]byte(Clean(string(v.Bytes())))).Convert(v.Type())
-		}
-		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
-			out.Index(i).Set(cleanValue(v.Index(i)))
-		}
-		return out
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		out := reflect.MakeMapWithSize(v.Type(), v.Len())
-		for it := v.MapRange(); it.Next(); {
-			out.SetMapIndex(cleanValue(it.Key()), cleanValue(it.Value()))
-		}
-		return out
-	}
-	return v
-}
 
 // Percent formats a context percentage, "?" when unknown.
 func Percent(p *float64) string {
@@ -191,7 +88,7 @@ func Summary(w io.Writer, s *status.Status, now time.Time) {
 // Table is the sessions as aligned columns for a terminal, one line each.
 // live says which to mark as gone (nil: all are live).
 func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, now time.Time) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := NewColumns(w)
 	fmt.Fprintln(tw, "SESSION\tSTATE\tTERMINAL\tMODEL\tCTX\tCOST\tUPDATED\tCWD")
 	for _, s := range list {
 		state := s.State

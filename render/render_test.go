@@ -48,14 +48,25 @@ func TestSummaryAndTableClean(t *testing.T) {
 }
 
 func TestExecuteAllOrNothing(t *testing.T) {
-	tpl, err := Parse("start {{index .Outputs 9}} end")
+	for _, text := range []string{"start {{index .outputs 9}} end", "start {{.state.id}} end", "start {{percent .state}} end"} {
+		tpl, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := Execute(&b, tpl, encode(t, fullStatus()), t0); err == nil || b.Len() != 0 {
+			t.Errorf("%s: failed render wrote %q (err %v)", text, b.String(), err)
+		}
+	}
+}
+
+func encode(t *testing.T, s *status.Status) []byte {
+	t.Helper()
+	data, err := status.Encode(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	if err := Execute(&b, tpl, fullStatus(), t0); err == nil || b.Len() != 0 {
-		t.Errorf("failed render wrote %q (err %v)", b.String(), err)
-	}
+	return data
 }
 
 func TestModelName(t *testing.T) {
@@ -84,13 +95,13 @@ func TestTemplateSeesCleanedStatus(t *testing.T) {
 	s.Outputs[0].Path = "/src/\u009b2Ja.go"
 	s.Switches.Tools = map[string]bool{"ba\x1bsh": false}
 	s.Workflow.PRs = []json.RawMessage{[]byte("\"\u202e#12\"")}
-	const tpl = "\x1b[1m{{.CWD}}|{{.Terminal}}|{{.Model.Name}}|{{.Ticket.Title}}|{{(index .Outputs 0).Path}}|" +
-		"{{range $k, $v := .Switches.Tools}}{{$k}}{{end}}|{{printf \"%s\" (index .Workflow.PRs 0)}}|{{since .UpdatedAt}}\x1b[0m"
+	const tpl = "\x1b[1m{{.cwd}}|{{.terminal}}|{{.model.name}}|{{.ticket.title}}|{{(index .outputs 0).path}}|" +
+		"{{range $k, $v := .switches.tools}}{{$k}}{{end}}|{{index .workflow.prs 0}}|{{ago .updatedAt}}\x1b[0m"
 	var b strings.Builder
-	if err := Template(&b, tpl, s, t0); err != nil {
+	if err := Template(&b, tpl, encode(t, s), t0); err != nil {
 		t.Fatal(err)
 	}
-	want := "\x1b[1m/src/?]52;c;eHg=?shop|t7?[2J|Claude5.4|fix?login|/src/?2Ja.go|ba?sh|\"#12\"|5s\x1b[0m"
+	want := "\x1b[1m/src/?]52;c;eHg=?shop|t7?[2J|Claude5.4|fix?login|/src/?2Ja.go|ba?sh|#12|5s\x1b[0m"
 	if b.String() != want {
 		t.Errorf("template output\n got %q\nwant %q", b.String(), want)
 	}

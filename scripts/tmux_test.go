@@ -294,10 +294,10 @@ func TestTmuxPluginFile(t *testing.T) {
 		t.Errorf("pane-border-format %q, want %q", border, want)
 	}
 
-	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.State}} & more'\n"+
+	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.state}} & more'\n"+
 		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
 	poll(t, "without a token the segment goes in front of status-right", func() string {
-		want := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.State}} & more' --max-width 40) mine`
+		want := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
 		if got := s.run("show-options", "-gv", "status-right"); got != want {
 			return fmt.Sprintf("status-right %q, want %q", got, want)
 		}

@@ -12,7 +12,12 @@ import (
 // run is jig's whole life: parse, act, map the error to an exit code. It
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
+	e.args = args
 	app := newApp(e)
+	if n := len(args); n > 1 && args[n-1] == completionRequest {
+		e.complete(app, args[1:n-1])
+		return exitOK
+	}
 	args, err := normalizeArgs(app, args)
 	if err == nil {
 		err = app.Run(args)
@@ -33,35 +38,39 @@ func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:                 "jig",
 		Usage:                "see and steer the coding agents running in your terminals",
-		UsageText:            "jig COMMAND [options] [arguments]\n\nexample: jig session for-terminal %3 --format '{{short .Model}} {{percent .Context.Percent}}'",
+		UsageText:            "jig COMMAND [options] [arguments]\n\nexample: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
 		Reader:               e.stdin,
 		Writer:               e.stdout,
 		ErrWriter:            e.stderr,
 		EnableBashCompletion: true,
+		Suggest:              true,
 		HideHelpCommand:      true,
 		ExitErrHandler:       func(*cli.Context, error) {}, // run maps errors to codes
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return exitf(exitUsage, "%v", err)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return exitf(exitUsage, "%s", flagError(err, c.App.Flags, e.args))
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return exitf(exitUsage, "unknown command %q; see jig --help", c.Args().First())
+				typed := c.Args().First()
+				return exitf(exitUsage, "unknown command %q%s; see jig --help", typed, suggestCommand(c.App.Commands, typed))
 			}
 			return cli.ShowAppHelp(c)
 		},
 		Commands: commands(e),
+		Version:  version(),
 	}
-	setUsageErrors(app.Commands)
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
+	setUsageErrors(app.Commands, e)
 	return app
 }
 
 // setUsageErrors makes every command report a usage error as one line and
 // exit 2, instead of urfave's help dump and a generic failure.
-func setUsageErrors(cmds []*cli.Command) {
+func setUsageErrors(cmds []*cli.Command, e *env) {
 	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(c *cli.Context, err error, _ bool) error {
-				return usageError(c, "%v", err)
+				return usageError(c, "%s", flagError(err, c.Command.Flags, e.args))
 			}
 		}
 		// `--help` is the one way to ask: no command lists or completes a
@@ -70,12 +79,13 @@ func setUsageErrors(cmds []*cli.Command) {
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			c.Action = func(c *cli.Context) error {
 				if c.NArg() > 0 {
-					return usageError(c, "unknown command %q; see jig %s --help", c.Args().First(), commandName(c))
+					typed := c.Args().First()
+					return usageError(c, "unknown command %q%s; see jig %s --help", typed, suggestCommand(c.Command.Subcommands, typed), commandName(c))
 				}
 				return cli.ShowSubcommandHelp(c)
 			}
 		}
-		setUsageErrors(c.Subcommands)
+		setUsageErrors(c.Subcommands, e)
 	}
 }
 

@@ -16,5 +16,6 @@ func commands(e *env) []*cli.Command {
 		ticketCommand(e),
 		demoCommand(e),
 		completionCommand(e),
+		versionCommand(e),
 	}
 }

@@ -7,15 +7,15 @@ import (
 )
 
 // The shell scripts ask jig itself for the words that may come next (urfave/cli's
-// hidden --generate-bash-completion flag), so they never go out of date.
+// hidden --generate-bash-completion flag after the words typed, the last one
+// the word being completed, maybe empty), so they never go out of date.
 // They follow urfave/cli v2's scripts, named for jig; the bash one needs no
 // bash-completion package.
 const (
 	bashCompletion = `# jig completion for bash: source <(jig completion bash)
 _jig_complete() {
   local cur=${COMP_WORDS[COMP_CWORD]}
-  local request=("${COMP_WORDS[@]:0:COMP_CWORD}")
-  [[ "$cur" == -* ]] && request+=("$cur")
+  local request=("${COMP_WORDS[@]:0:COMP_CWORD}" "$cur")
   local opts
   opts=$("${request[@]}" --generate-bash-completion 2>/dev/null)
   COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
@@ -27,11 +27,7 @@ complete -o bashdefault -o default -F _jig_complete jig
 _jig() {
   local -a opts
   local cur=${words[-1]}
-  if [[ "$cur" == -* ]]; then
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
-  else
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
-  fi
+  opts=("${(@f)$(${words[@]:0:#words[@]-1} "${cur}" --generate-bash-completion 2>/dev/null)}")
   if [[ "${opts[1]}" != "" ]]; then
     _describe 'values' opts
   else

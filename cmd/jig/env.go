@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -13,6 +14,7 @@ import (
 // env is everything a command touches outside itself. Nothing below run
 // reads os.Getenv, time.Now or os.Stdout directly, so tests can swap them.
 type env struct {
+	args           []string // the command line, as typed (for error lines)
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
@@ -41,6 +43,15 @@ func (e *env) stateDir() (*status.Dir, error) {
 		return nil, exitf(exitStateDir, "%v", err)
 	}
 	return d, nil
+}
+
+// columns is how wide the terminal on stdout is: $COLUMNS when set, else
+// what the terminal says; 0 when unknown (nothing is cut).
+func (e *env) columns() int {
+	if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return stdoutWidth(e.stdout)
 }
 
 // liveness is how readers decide a session still runs on this machine.

@@ -1,12 +1,12 @@
 package main
 
 import (
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
-	"jig/status"
 )
 
 // presetFlags are for-terminal's status-line flags.
@@ -14,51 +14,55 @@ func presetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "preset", Usage: "print a status-line segment for `HOST`: " + strings.Join(render.Presets, ", ")},
 		&cli.IntFlag{Name: "max-width", Usage: "fit the segment (or --format output) in `N` cells (0: no limit)"},
+		&cli.StringFlag{Name: "shell", Usage: "mark the escape sequences of --preset ansi (or --format) for a `SHELL` prompt: " + strings.Join(render.Shells, ", ")},
 	}
 }
 
-// lineOutputFor is outputFor plus the status-line presets: --preset picks
-// one, --max-width fits a preset or a --format output to a width.
-func (e *env) lineOutputFor(c *cli.Context) (func(*status.Status) error, error) {
-	preset, width := c.String("preset"), c.Int("max-width")
+// statusLine is what the status-line flags ask of a rendered line.
+type statusLine struct {
+	preset string
+	opt    render.PresetOptions
+	width  int    // --max-width for a --format output (a preset fits itself)
+	shell  string // --shell
+}
+
+// statusLineFor checks the status-line flags against each other and the
+// output flags.
+func (e *env) statusLineFor(c *cli.Context) (*statusLine, error) {
+	preset, width, shell := c.String("preset"), c.Int("max-width"), c.String("shell")
 	switch {
 	case width < 0:
 		return nil, usageError(c, "--max-width %d: want a positive number of cells", width)
 	case c.IsSet("preset") && !render.IsPreset(preset):
 		return nil, usageError(c, "--preset %q: want one of %s", preset, strings.Join(render.Presets, ", "))
-	case c.IsSet("preset") && (c.IsSet("format") || c.Bool("json")):
-		return nil, usageError(c, "--preset excludes --json and --format")
+	case c.IsSet("preset") && (c.IsSet("format") || c.IsSet("jq") || c.Bool("json")):
+		return nil, usageError(c, "--preset excludes --json, --jq and --format")
 	case c.IsSet("max-width") && !c.IsSet("preset") && !c.IsSet("format"):
 		return nil, usageError(c, "--max-width needs --preset or --format")
+	case c.IsSet("shell") && !render.IsShell(shell):
+		return nil, usageError(c, "--shell %q: want one of %s", shell, strings.Join(render.Shells, ", "))
+	case c.IsSet("shell") && !(preset == render.PresetANSI || preset == render.PresetPlain || c.IsSet("format")):
+		return nil, usageError(c, "--shell needs --preset ansi, --preset plain or --format")
 	}
-	if c.IsSet("preset") {
-		opt := render.PresetOptions{MaxWidth: width, NoColor: e.getenv("NO_COLOR") != ""}
-		return func(s *status.Status) error {
-			if err := render.Preset(e.stdout, preset, s, opt); err != nil {
-				return errorf(c, exitFailed, "--preset: %v", err)
-			}
-			return nil
-		}, nil
+	l := &statusLine{preset: preset, shell: shell,
+		opt: render.PresetOptions{MaxWidth: width, NoColor: e.getenv("NO_COLOR") != ""}}
+	if preset == "" {
+		l.width = width
 	}
-	if width > 0 {
-		t, err := render.Parse(c.String("format"))
-		if err != nil {
-			return nil, usageError(c, "--format: %v", err)
-		}
-		now := e.now()
-		return func(s *status.Status) error {
-			var b strings.Builder
-			if err := render.Execute(&b, t, s, now); err != nil {
-				return errorf(c, exitFailed, "--format: %v", err)
-			}
-			text, nl := strings.CutSuffix(b.String(), "\n")
-			text = render.TruncateStyled(text, width)
-			if nl {
-				text += "\n"
-			}
-			_, err := e.stdout.Write([]byte(text))
-			return err
-		}, nil
+	return l, nil
+}
+
+// write prints a rendered line: fitted to --max-width without breaking a
+// style, then marked for --shell.
+func (l *statusLine) write(w io.Writer, text string) error {
+	text, nl := strings.CutSuffix(text, "\n")
+	if l.width > 0 {
+		text = render.TruncateStyled(text, l.width)
 	}
-	return e.outputFor(c)
+	text = render.ForShell(text, l.shell)
+	if nl {
+		text += "\n"
+	}
+	_, err := io.WriteString(w, text)
+	return err
 }

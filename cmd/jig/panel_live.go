@@ -178,3 +178,16 @@ func readKeys(in io.Reader, keys chan<- byte) {
 		}
 	}
 }
+
+// stdoutWidth is the width of the terminal w writes to; 0 when w is not one.
+func stdoutWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
+}

@@ -20,6 +20,8 @@ import (
 //	tmux start W H 'shell command'   a detached session W×H running the command
 //	tmux keys KEY...                 send-keys to it
 //	tmux resize W H                  resize its window (the panel gets SIGWINCH)
+//	tmux cursor X                    wait (≤10 s) until the cursor is in column X;
+//	                                 with !, after a second it is not
 //	screen REGEXP                    wait (≤10 s) until the screen matches; with !, until it does not
 //
 // Without tmux a script skips itself, loudly; under CI=true it fails.
@@ -71,7 +73,7 @@ func tmuxRun(ts *testscript.TestScript, args ...string) (string, error) {
 // script's PATH (where jig is), its state dir and clock, a plain terminal.
 func tmuxEnv(ts *testscript.TestScript) []string {
 	env := []string{"TERM=xterm-256color", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME=" + ts.Getenv("HOME")}
-	for _, k := range []string{"PATH", "JIG_STATE_DIR", "JIG_TEST_NOW", "HERDR_ENV", "HERDR_BIN_PATH", "HERDR_PANE_ID", "HERDR_CALLS", "HERDR_PANES", "TMPDIR"} {
+	for _, k := range []string{"PATH", "WORK", "JIG_STATE_DIR", "JIG_TEST_NOW", "HERDR_ENV", "HERDR_BIN_PATH", "HERDR_PANE_ID", "HERDR_CALLS", "HERDR_PANES", "TMPDIR"} {
 		if v := ts.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
@@ -80,8 +82,8 @@ func tmuxEnv(ts *testscript.TestScript) []string {
 }
 
 func scriptTmux(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) == 0 {
-		ts.Fatalf("usage: tmux start W H CMD | keys KEY... | resize W H")
+	if (neg && args[0] != "cursor") || len(args) == 0 {
+		ts.Fatalf("usage: tmux start W H CMD | keys KEY... | resize W H | cursor X")
 	}
 	switch args[0] {
 	case "require":
@@ -106,6 +108,29 @@ func scriptTmux(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		_, err := tmuxRun(ts, "resize-window", "-t", tmuxSession, "-x", args[1], "-y", args[2])
 		ts.Check(err)
+	case "cursor":
+		if len(args) != 2 {
+			ts.Fatalf("usage: tmux cursor X")
+		}
+		if neg {
+			time.Sleep(time.Second) // what it types has been drawn
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			x, err := tmuxRun(ts, "display-message", "-p", "-t", tmuxSession, "#{cursor_x}")
+			ts.Check(err)
+			if at := strings.TrimSpace(x) == args[1]; at != neg {
+				ts.Logf("cursor in column %s", strings.TrimSpace(x))
+				return
+			} else if neg {
+				ts.Fatalf("tmux cursor: in column %s, want elsewhere", args[1])
+			}
+			if time.Now().After(deadline) {
+				screen, _ := tmuxRun(ts, "capture-pane", "-p", "-t", tmuxSession)
+				ts.Fatalf("tmux cursor: in column %s after 10s, want %s; the screen is:\n%s", strings.TrimSpace(x), args[1], screen)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	default:
 		ts.Fatalf("tmux: unknown subcommand %q", args[0])
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -70,7 +69,7 @@ func piSessionsCommand(e *env) *cli.Command {
 				data, _ := json.MarshalIndent(rows, "", "  ")
 				fmt.Fprintf(e.stdout, "%s\n", data)
 			} else if len(rows) > 0 {
-				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				tw := render.NewColumns(e.stdout)
 				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tNAME\tCWD\tPARENT\tCHILDREN\tFILE")
 				for _, in := range rows {
 					parent := in.ParentID // the parent's id when listed, else its file
@@ -176,7 +175,7 @@ func piShowCommand(e *env) *cli.Command {
 // printShow prints what a transcript says for a person. Its paths, names and
 // ids are chosen by the agent: every one is cleaned.
 func printShow(e *env, d *transcript.Derived, lin []pi.LineageStep) {
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	w := render.NewColumns(e.stdout)
 	h := d.Header
 	fmt.Fprintf(w, "session\t%s\n", render.Clean(h.ID))
 	fmt.Fprintf(w, "file\t%s\n", render.Clean(d.File))
@@ -218,7 +217,7 @@ func printShow(e *env, d *transcript.Derived, lin []pi.LineageStep) {
 	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
 	w.Flush()
 	fmt.Fprintf(e.stdout, "\noutputs (%d)\n", len(d.Outputs))
-	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	w = render.NewColumns(e.stdout)
 	for _, o := range d.Outputs {
 		repo := "-"
 		if o.Repo != nil {
@@ -228,7 +227,7 @@ func printShow(e *env, d *transcript.Derived, lin []pi.LineageStep) {
 	}
 	w.Flush()
 	fmt.Fprintf(e.stdout, "\nrecent calls (%d, newest first)\n", len(d.Recent))
-	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	w = render.NewColumns(e.stdout)
 	for _, c := range d.Recent {
 		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", c.At.Format(time.RFC3339), render.Clean(c.Tool), render.Clean(dash(c.Action)), render.Clean(c.Outcome))
 	}

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -61,7 +60,7 @@ func piTreeCommand(e *env) *cli.Command {
 func printTree(e *env, t *transcript.Tree) {
 	fmt.Fprintf(e.stdout, "session %s  %s  (%d entries, %d %s, active %s)\n", render.Clean(t.Header.ID),
 		render.Clean(t.File), t.Entries, len(t.Leaves), plural(len(t.Leaves), "leaf", "leaves"), render.Clean(t.Active))
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	w := render.NewColumns(e.stdout)
 	fmt.Fprintln(w, "  LEAF\tTIME\tENTRIES\tFROM\tTOKENS\tCOST\tPROMPT")
 	for _, l := range t.Leaves {
 		mark := " "

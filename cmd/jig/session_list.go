@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,16 +21,21 @@ func sessionListCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list the live sessions on this machine, newest first",
-		UsageText: "jig session list [--all] [--json]\n\n" +
-			"A table on a terminal, else (or with --json) a JSON array of the status files.\n" +
-			"Files that cannot be read are skipped with a warning on stderr.\n\n" +
-			"example: jig session list --all",
-		Flags: []cli.Flag{
+		UsageText: "jig session list [--all] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
+			"A table on a terminal, else (or with --json) a JSON array of the status files;\n" +
+			"--jq and --format read that array. Files that cannot be read are skipped with a\n" +
+			"warning on stderr.\n\n" +
+			"example: jig session list --all\n" +
+			"example: jig session list --jq '.[] | select(.state == \"busy\") | .session'",
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "list sessions that have ended too (their files wait for gc)"},
-			&cli.BoolFlag{Name: "json", Usage: "print a JSON array even on a terminal"},
-		},
+		}, docFlags("the array of status files")...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
+				return err
+			}
+			doc, err := e.docOutputFor(c)
+			if err != nil {
 				return err
 			}
 			dir, err := e.stateDir()
@@ -54,8 +61,15 @@ func sessionListCommand(e *env) *cli.Command {
 				}
 				return heads[i].Name < heads[j].Name // the folder's order is no order
 			})
-			if c.Bool("json") || !e.stdoutTTY {
-				return e.writeJSONList(c, dir, heads)
+			if doc != nil {
+				var array bytes.Buffer
+				if err := e.writeJSONList(c, &array, dir, heads); err != nil {
+					return errorf(c, exitFailed, "%v", err)
+				}
+				return doc(e.stdout, array.Bytes())
+			}
+			if e.wantsJSON(c) {
+				return e.writeJSONList(c, e.stdout, dir, heads)
 			}
 			var list []*status.Status
 			for _, h := range heads {
@@ -66,7 +80,17 @@ func sessionListCommand(e *env) *cli.Command {
 				s.Outputs, s.Recent, s.ContextDetail = nil, nil, nil // the table shows none of them
 				list = append(list, s)
 			}
-			render.Table(e.stdout, list, live.Alive, e.now())
+			// A line wider than the terminal would wrap and break the columns.
+			var table strings.Builder
+			render.Table(&table, list, live.Alive, e.now())
+			width := e.columns()
+			for _, line := range strings.SplitAfter(table.String(), "\n") {
+				if line, nl := strings.CutSuffix(line, "\n"); width > 0 && nl {
+					fmt.Fprintln(e.stdout, render.Truncate(line, width))
+					continue
+				}
+				fmt.Fprint(e.stdout, line)
+			}
 			return nil
 		},
 	}
@@ -88,8 +112,8 @@ func (e *env) warnSkipped(c *cli.Context, entries []status.Entry) []*status.Stat
 
 // writeJSONList prints the files as one JSON array, each as written, one
 // at a time: its bytes are passed through, never decoded whole.
-func (e *env) writeJSONList(c *cli.Context, dir *status.Dir, heads []*status.Head) error {
-	w := bufio.NewWriterSize(e.stdout, 64<<10)
+func (e *env) writeJSONList(c *cli.Context, out io.Writer, dir *status.Dir, heads []*status.Head) error {
+	w := bufio.NewWriterSize(out, 64<<10)
 	w.WriteString("[")
 	n := 0
 	for _, h := range heads {
@@ -119,14 +143,11 @@ func sessionShowCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "show",
 		Usage: "print a session's status, by id or the one running in this terminal",
-		UsageText: "jig session show [ID] [--json | --format TEMPLATE]\n\n" +
+		UsageText: "jig session show [ID] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
 			"Without ID, the live session in the terminal this shell runs in (see jig terminal).\n" +
 			"Output as for for-terminal. Exit 1 when there is no such session.\n\n" +
-			"example: jig session show 0190a --format '{{.State}} {{percent .Context.Percent}}'",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print the status file's JSON even on a terminal"},
-			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (helpers: percent, money, since, short)"},
-		},
+			"example: jig session show 0190a --format '{{.state}} {{percent .context.percent}}'",
+		Flags: docFlags("the status file"),
 		Action: func(c *cli.Context) error {
 			if _, err := sessionArg(c); err != nil {
 				return err
@@ -150,7 +171,9 @@ func sessionPathCommand(e *env) *cli.Command {
 		Usage: "print the status file of a session id, or of the session in this terminal",
 		UsageText: "jig session path [ID]\n\n" +
 			"With ID, where that session's file is (or would be): the id made safe as a file name.\n" +
-			"Without, the file of the live session in this terminal; exit 1 when there is none.\n\n" +
+			"Without, the file of the live session in this terminal; outside any terminal jig\n" +
+			"knows, of the one live session on this machine. Exit 1 when there is none (or,\n" +
+			"outside a terminal, more than one).\n\n" +
 			"example: cat \"$(jig session path)\"",
 		Action: func(c *cli.Context) error {
 			id, err := sessionArg(c)
@@ -218,7 +241,7 @@ func (e *env) findSession(c *cli.Context) (*status.Status, error) {
 	}
 	ids := terminal.Detect(e.getenv)
 	if len(ids) == 0 {
-		return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal); name a session")
+		return e.onlyLiveSession(c, dir)
 	}
 	for _, t := range ids {
 		s, err := dir.ForTerminal(t.ID, e.liveness())
@@ -230,6 +253,30 @@ func (e *env) findSession(c *cli.Context) (*status.Status, error) {
 		}
 	}
 	return nil, errorf(c, exitNone, "no live session in terminal %s", ids[0].ID)
+}
+
+// onlyLiveSession is the session a command means outside any terminal jig
+// knows (a plain shell, a script): the one live session on this machine,
+// when there is exactly one.
+func (e *env) onlyLiveSession(c *cli.Context, dir *status.Dir) (*status.Status, error) {
+	entries, err := dir.List()
+	if err != nil {
+		return nil, errorf(c, exitStateDir, "%v", err)
+	}
+	live := e.liveness()
+	var found []*status.Status
+	for _, en := range entries {
+		if en.Err == nil && live.Alive(en.Status) {
+			found = append(found, en.Status)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal) and no live session")
+	}
+	return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal) and %d live sessions: name one (jig session list)", len(found))
 }
 
 func sessionGCCommand(e *env) *cli.Command {

@@ -33,20 +33,24 @@ func sessionWatchCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "watch",
 		Usage: "print a session's status now and at each change, until it ends",
-		UsageText: "jig session watch [ID | --terminal ID] [--json]\n\n" +
+		UsageText: "jig session watch [ID | --terminal ID] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
 			"Prints the status once, then one line at each change of the session's status file:\n" +
-			"the file's JSON on one line with --json, else the one-line summary. Exits 0 when the\n" +
+			"the file's JSON on one line with --json, what --jq or --format make of it (ended\n" +
+			"with a newline), else the one-line summary. Exits 0 when the\n" +
 			"session ends (its file is removed or its process is gone) or on Ctrl-C; 5 when there\n" +
 			"is no live session to watch. Without ID or --terminal, the session in this terminal.\n" +
 			"Idle, it costs nothing: it waits on file events (inotify), or polls once a second\n" +
 			"where those are not available.\n\n" +
 			"example: jig session watch --terminal %3 --json | jq --unbuffered -r .state",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "terminal", Usage: "watch the live session running in terminal `ID`"},
-			&cli.BoolFlag{Name: "json", Usage: "print each status as one line of JSON"},
-		},
+		}, docFlags("each status, on one line,")...),
 		Action: func(c *cli.Context) error {
 			id, err := sessionArg(c)
+			if err != nil {
+				return err
+			}
+			doc, err := e.docOutputFor(c)
 			if err != nil {
 				return err
 			}
@@ -81,7 +85,11 @@ func sessionWatchCommand(e *env) *cli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := e.watch(ctx, dir, s.Session, c.Bool("json")); err != nil {
+			print := func(s *status.Status, data []byte) error { return e.printChange(c, doc, s, data) }
+			if err := e.watch(ctx, dir, s.Session, print); err != nil {
+				if errors.As(err, new(*exitError)) {
+					return err // --jq or --format said it
+				}
 				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
 			return nil
@@ -89,9 +97,33 @@ func sessionWatchCommand(e *env) *cli.Command {
 	}
 }
 
+// printChange prints one status of watch: a line of JSON, what --jq or
+// --format make of it, or the summary.
+func (e *env) printChange(c *cli.Context, doc docOutput, s *status.Status, data []byte) error {
+	var line bytes.Buffer
+	switch {
+	case doc != nil:
+		if err := doc(&line, data); err != nil {
+			return err
+		}
+		if line.Len() > 0 && !bytes.HasSuffix(line.Bytes(), []byte("\n")) {
+			line.WriteByte('\n')
+		}
+	case c.Bool("json"):
+		if err := json.Compact(&line, data); err != nil {
+			return err
+		}
+		line.WriteByte('\n')
+	default:
+		render.Summary(&line, s, e.now())
+	}
+	_, err := e.stdout.Write(line.Bytes())
+	return err
+}
+
 // watch prints the session's status, then again at each change, until the
 // file goes, its process ends or ctx is done.
-func (e *env) watch(ctx context.Context, dir *status.Dir, id string, asJSON bool) error {
+func (e *env) watch(ctx context.Context, dir *status.Dir, id string, print func(*status.Status, []byte) error) error {
 	path := dir.SessionPath(id)
 	changed := make(chan struct{}, 1) // one pending change is all a reread needs
 	poke := func() {
@@ -153,17 +185,7 @@ func (e *env) watch(ctx context.Context, dir *status.Dir, id string, asJSON bool
 			return false, nil // not a whole status (a foreign write): wait for the next
 		}
 		last, cur = data, s
-		if asJSON {
-			var line bytes.Buffer
-			if err := json.Compact(&line, data); err != nil {
-				return false, err
-			}
-			line.WriteByte('\n')
-			_, err = e.stdout.Write(line.Bytes())
-			return false, err
-		}
-		render.Summary(e.stdout, s, e.now())
-		return false, nil
+		return false, print(s, data)
 	}
 	if ended, err := show(); ended || err != nil {
 		return err

@@ -166,3 +166,29 @@ func TestSessionWatchProcessGone(t *testing.T) {
 		t.Errorf("exit %d, want 0 once the process is gone", code)
 	}
 }
+
+// --jq and --format print what they make of each status, one line each.
+func TestSessionWatchJQFormat(t *testing.T) {
+	for _, args := range [][]string{{"--jq", ".state"}, {"--format", "{{.session}} is {{.state}}"}} {
+		t.Run(args[0], func(t *testing.T) {
+			state := t.TempDir()
+			dir := &status.Dir{Root: state}
+			writeWatched(t, dir, status.Idle)
+			w := startWatch(t, state, append([]string{"w1"}, args...)...)
+			want := map[string][2]string{"--jq": {"idle", "busy"}, "--format": {"w1 is idle", "w1 is busy"}}[args[0]]
+			if l := w.next(t, "the first status"); l != want[0] {
+				t.Fatalf("first line %q, want %q", l, want[0])
+			}
+			writeWatched(t, dir, status.Busy)
+			if l := w.next(t, "the change to busy"); l != want[1] {
+				t.Fatalf("line %q, want %q", l, want[1])
+			}
+			if err := dir.Remove("w1"); err != nil {
+				t.Fatal(err)
+			}
+			if code := w.exit(t); code != 0 || w.stderr.Len() > 0 {
+				t.Errorf("exit %d, stderr %q", code, w.stderr)
+			}
+		})
+	}
+}

@@ -25,7 +25,7 @@ function contextLines(d) {
 
   const cells = gridCells(parts, sum, base);
   const legend = parts.map((p, i) =>
-    glyph(i) + " " + p.name.padEnd(12) + " " + tokens(p.tokens).padStart(6) + " " + tenths(p.tokens, base).padStart(6));
+    glyph(i) + " " + clean(p.name).padEnd(12) + " " + tokens(p.tokens).padStart(6) + " " + tenths(p.tokens, base).padStart(6));
   if (base > sum) {
     legend.push(FREE_GLYPH + " " + "free".padEnd(12) + " " + tokens(base - sum).padStart(6) + " " + tenths(base - sum, base).padStart(6));
   }
@@ -79,14 +79,14 @@ function toolLines(tools) {
   for (const src of order) {
     const items = bySource.get(src);
     const sum = items.reduce((a, t) => a + t.tokens, 0);
-    l.push("  " + src.padEnd(22) + " " + tokens(sum).padStart(6));
+    l.push("  " + clean(src).padEnd(22) + " " + tokens(sum).padStart(6));
     for (const t of items) l.push(itemLine("    ", { ...t, source: "" }));
   }
   return l;
 }
 
 function itemLine(indent, it) {
-  let line = indent + it.name.padEnd(24 - indent.length) + " " + tokens(it.tokens).padStart(6);
+  let line = indent + clean(it.name).padEnd(24 - indent.length) + " " + tokens(it.tokens).padStart(6);
   if (it.source) line += "  " + it.source;
   if (it.off) line += "  (off)";
   if (it.inactive) line += "  (inactive)";

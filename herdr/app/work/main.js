@@ -296,8 +296,8 @@ function workLines(s, now) {
     }
     const c = recent[i];
     const name = c.tool + (c.action && c.action !== c.tool ? " " + c.action : ""); // "read read" says nothing twice
-    line = "  " + outcomeMark(c.outcome) + " " + age(now, c.at).padEnd(4) + " " + name.padEnd(16) + " " +
-      (c.decision || "-").padEnd(6) + " " + c.outcome;
+    line = "  " + outcomeMark(c.outcome) + " " + age(now, c.at).padEnd(4) + " " + clean(name).padEnd(16) + " " +
+      clean(c.decision || "-").padEnd(6) + " " + c.outcome; // padded as shown: cleaned first
     if (c.answer) line += " · " + c.answer;
     l.push(line.replace(/ +$/, "")); // spaces only, as Go's strings.TrimRight
   }
@@ -327,7 +327,7 @@ function outputLines(s, outputs, now) {
   for (const key of order) {
     l.push("  " + (key ? baseName(key) : "other files"));
     for (const o of groups.get(key)) {
-      l.push("    " + o.action.padEnd(7) + " " + relPath(s.cwd, o.path) + " · " + age(now, o.at));
+      l.push("    " + clean(o.action).padEnd(7) + " " + relPath(s.cwd, o.path) + " · " + age(now, o.at));
     }
   }
   if (outputs.length > shown.length) l.push("  … " + (outputs.length - shown.length) + " more");

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version says which jig this is, from what the Go toolchain recorded in the
+// binary: the module version (`go install jig@v1.2.0`), else "(devel)" for
+// a build from a checkout, and the VCS revision when the build saw one.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "jig (devel) (no build information)"
+	}
+	return versionLine(bi)
+}
+
+func versionLine(bi *debug.BuildInfo) string {
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	var about []string
+	switch {
+	case rev == "":
+		about = append(about, "revision unknown")
+	case modified:
+		about = append(about, "revision "+short(rev)+" with local changes")
+	default:
+		about = append(about, "revision "+short(rev))
+	}
+	if at != "" {
+		about = append(about, at)
+	}
+	about = append(about, bi.GoVersion)
+	return fmt.Sprintf("jig %s (%s)", v, strings.Join(about, ", "))
+}
+
+// short is a commit hash cut to the 12 characters git shows.
+func short(rev string) string {
+	if len(rev) > 12 {
+		return rev[:12]
+	}
+	return rev
+}
+
+func init() {
+	// --version only: urfave's -v alias would be taken for "verbose".
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print jig's version and revision"}
+}
+
+func versionCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "version",
+		Usage:     "print jig's version and the revision it was built from",
+		UsageText: "jig version\n\nSame as jig --version. A build from a checkout says (devel).\n\nexample: jig version",
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, version())
+			return nil
+		},
+	}
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestVersionLine(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "8b9792ba220ba2d558f0e484bb929bd0ea262be5"},
+		{Key: "vcs.time", Value: "2026-11-30T12:37:21Z"}, {Key: "vcs.modified", Value: "false"}}
+	dirty := append(rev[:3:3], debug.BuildSetting{Key: "vcs.modified", Value: "true"})
+	for _, c := range []struct {
+		version  string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"v1.2.0", nil, "jig v1.2.0 (revision unknown, go1.26.8)"},
+		{"(devel)", nil, "jig (devel) (revision unknown, go1.26.8)"},
+		{"", nil, "jig (devel) (revision unknown, go1.26.8)"},
+		{"(devel)", rev, "jig (devel) (revision 8b9792ba220b, 2026-11-30T12:37:21Z, go1.26.8)"},
+		{"(devel)", dirty, "jig (devel) (revision 8b9792ba220b with local changes, 2026-11-30T12:37:21Z, go1.26.8)"},
+		{"v1.2.1-0.20261130123721-8b9792ba220b", rev, "jig v1.2.1-0.20261130123721-8b9792ba220b (revision 8b9792ba220b, 2026-11-30T12:37:21Z, go1.26.8)"},
+	} {
+		bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "jig", Version: c.version}, Settings: c.settings}
+		if got := versionLine(bi); got != c.want {
+			t.Errorf("versionLine(%q, %v)\n got %q\nwant %q", c.version, c.settings, got, c.want)
+		}
+	}
+}

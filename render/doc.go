@@ -1,0 +1,351 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/template"
+	"text/template/parse"
+	"time"
+
+	"github.com/itchyny/gojq"
+
+	"jig/status"
+)
+
+// --format and --jq read the same thing --json prints: the status file's
+// JSON (an array of them for a list), by its keys (.model.id,
+// .context.percent). Both see it with every string and key cleaned: their
+// own text may style the output, the agent's may not. As in jq, a key that
+// is null and a key that is not there are the same: <no value>, not an error.
+
+// Number is a JSON number as a template sees it: it prints as the file
+// writes it (42, 0.31, 104000, never 1.04e+05) and compares with float
+// constants (gt .context.percent 80.0).
+type Number float64
+
+func (n Number) String() string { return strconv.FormatFloat(float64(n), 'f', -1, 64) }
+
+// document decodes a JSON document into the value tree templates and
+// queries read, cleaning every string and key; num makes each number.
+func document(data []byte, num func(json.Number) (any, error)) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return cleanTree(v, num)
+}
+
+func cleanTree(v any, num func(json.Number) (any, error)) (any, error) {
+	switch v := v.(type) {
+	case string:
+		return Clean(v), nil
+	case json.Number:
+		return num(v)
+	case []any:
+		for i, e := range v {
+			c, err := cleanTree(e, num)
+			if err != nil {
+				return nil, err
+			}
+			v[i] = c
+		}
+		return v, nil
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			c, err := cleanTree(e, num)
+			if err != nil {
+				return nil, err
+			}
+			out[Clean(k)] = c
+		}
+		return out, nil
+	}
+	return v, nil // bool, nil
+}
+
+func templateNumber(n json.Number) (any, error) {
+	f, err := n.Float64()
+	return Number(f), err
+}
+
+// dropNulls removes the null members of every object, so that for a
+// template, as for jq, a key set to null and a key left out are the same:
+// {{.ticket.title}} is <no value> whether ticket is null or has no title.
+func dropNulls(v any) any {
+	switch v := v.(type) {
+	case []any:
+		for i, e := range v {
+			v[i] = dropNulls(e)
+		}
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				delete(v, k)
+			} else {
+				v[k] = dropNulls(e)
+			}
+		}
+	}
+	return v
+}
+
+// Funcs are the helpers a --format template may call, now being the clock
+// ago measures from.
+func Funcs(now time.Time) template.FuncMap {
+	return template.FuncMap{
+		"json":    jsonText,
+		"short":   shortOf,
+		"percent": func(v any) (string, error) { return numberHelper("percent", v, Percent) },
+		"cost":    func(v any) (string, error) { return numberHelper("cost", v, Money) },
+		"ago": func(v any) (string, error) {
+			s, ok := v.(string)
+			if !ok {
+				return "", fmt.Errorf("ago: want a time, got %s", kind(v))
+			}
+			t, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				return "", fmt.Errorf("ago: %q is not an RFC 3339 time", s)
+			}
+			return Duration(now.Sub(t)), nil
+		},
+		// The status-line helpers (render/preset.go).
+		"glyph": func(state any) string { s, _ := state.(string); return Glyph(s) },
+		"level": func(v any) (string, error) {
+			p, err := number("level", v)
+			return Level(p), err
+		},
+		"trunc": func(n int, s string) string { return Truncate(s, n) },
+		"tmux":  TmuxEscape,
+		"clean": Clean,
+		"width": Width,
+	}
+}
+
+// number is v as a *float64, nil for JSON null.
+func number(helper string, v any) (*float64, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case Number:
+		f := float64(v)
+		return &f, nil
+	case float64:
+		return &v, nil
+	case int:
+		f := float64(v)
+		return &f, nil
+	}
+	return nil, fmt.Errorf("%s: want a number, got %s", helper, kind(v))
+}
+
+func numberHelper(helper string, v any, format func(*float64) string) (string, error) {
+	p, err := number(helper, v)
+	return format(p), err
+}
+
+// shortOf is ShortModel for a model object ({id, name}) or a model id.
+func shortOf(v any) (string, error) {
+	switch v := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return ShortModel(&status.Model{ID: v}), nil
+	case map[string]any:
+		id, _ := v["id"].(string)
+		if m := ShortModel(&status.Model{ID: id}); m != "" {
+			return m, nil
+		}
+		name, _ := v["name"].(string)
+		return name, nil
+	}
+	return "", fmt.Errorf("short: want a model or a model id, got %s", kind(v))
+}
+
+// jsonText is v as compact JSON, as jq -c writes it.
+func jsonText(v any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// kind names a JSON value's type for an error.
+func kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case Number, float64, int:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Parse reads a --format template. The helpers' clock is bound at Execute.
+// A Go field name (.Model, what templates read before they read the JSON)
+// is refused: every key of the status is camelCase, so it is a mistake that
+// would print <no value> on a status bar.
+func Parse(text string) (*template.Template, error) {
+	t, err := template.New("format").Funcs(Funcs(time.Time{})).Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if name := goField(t.Tree.Root); name != "" {
+		return nil, fmt.Errorf("%s is a Go field name: the keys are the JSON's, as in {{.model.id}}", name)
+	}
+	return t, nil
+}
+
+// goField is the first field name in the template that starts with a
+// capital letter, "" when there is none.
+func goField(n parse.Node) string {
+	check := func(idents []string) string {
+		for _, id := range idents {
+			if id != "" && id[0] >= 'A' && id[0] <= 'Z' {
+				return "." + id
+			}
+		}
+		return ""
+	}
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return ""
+		}
+		for _, c := range n.Nodes {
+			if f := goField(c); f != "" {
+				return f
+			}
+		}
+	case *parse.ActionNode:
+		return goField(n.Pipe)
+	case *parse.IfNode:
+		return firstOf(goField(n.Pipe), goField(n.List), goField(n.ElseList))
+	case *parse.RangeNode:
+		return firstOf(goField(n.Pipe), goField(n.List), goField(n.ElseList))
+	case *parse.WithNode:
+		return firstOf(goField(n.Pipe), goField(n.List), goField(n.ElseList))
+	case *parse.TemplateNode:
+		return goField(n.Pipe)
+	case *parse.PipeNode:
+		if n == nil {
+			return ""
+		}
+		for _, c := range n.Cmds {
+			if f := goField(c); f != "" {
+				return f
+			}
+		}
+	case *parse.CommandNode:
+		for _, a := range n.Args {
+			if f := goField(a); f != "" {
+				return f
+			}
+		}
+	case *parse.FieldNode:
+		return check(n.Ident)
+	case *parse.ChainNode:
+		return firstOf(goField(n.Node), check(n.Field))
+	case *parse.VariableNode:
+		return check(n.Ident[1:])
+	}
+	return ""
+}
+
+func firstOf(names ...string) string {
+	for _, n := range names {
+		if n != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// Execute renders t over the JSON document data into w, all or nothing: on
+// an error w gets no byte, so a status line never shows half a line or an
+// error.
+func Execute(w io.Writer, t *template.Template, data []byte, now time.Time) error {
+	doc, err := document(data, templateNumber)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, dropNulls(doc)); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// Template renders text as a --format template over the JSON document data.
+func Template(w io.Writer, text string, data []byte, now time.Time) error {
+	t, err := Parse(text)
+	if err != nil {
+		return err
+	}
+	return Execute(w, t, data, now)
+}
+
+// ParseJQ compiles a --jq expression. It reads no environment ($ENV and env
+// are empty) and no further input.
+func ParseJQ(expr string) (*gojq.Code, error) {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, err
+	}
+	return gojq.Compile(q)
+}
+
+// JQ runs code over the JSON document data and writes each result on its
+// own line, as gh's --jq does: a string as its text (jq -r), anything else
+// as compact JSON. Every line is cleaned, whatever the expression built,
+// and w gets nothing unless the whole run succeeds.
+func JQ(w io.Writer, code *gojq.Code, data []byte) error {
+	doc, err := document(data, func(n json.Number) (any, error) { return n, nil })
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	iter := code.Run(doc)
+	for {
+		v, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if err, ok := v.(error); ok {
+			if h, ok := err.(*gojq.HaltError); ok && h.Value() == nil {
+				break // halt: stop here, without an error
+			}
+			return err
+		}
+		line, ok := v.(string)
+		if !ok {
+			out, err := gojq.Marshal(v)
+			if err != nil {
+				return err
+			}
+			line = string(out)
+		}
+		b.WriteString(Clean(line))
+		b.WriteByte('\n')
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,174 @@
+package render
+
+import (
+	"bytes"
+	"io"
+	"strings"
+
+	"github.com/rivo/uniseg"
+)
+
+// Widths are counted per grapheme cluster, the way a terminal draws text:
+// 🚀, ⚡ and ✅ take two cells, 👍🏽 and a ZWJ family are one emoji of two
+// cells, CJK takes two, and a combining mark stays with its letter and adds
+// none. Every cut or pad of shown text goes through these functions.
+
+// Width is the number of terminal cells s takes.
+func Width(s string) int {
+	return uniseg.StringWidth(s)
+}
+
+// Truncate cuts s to at most n cells, ending with "…" when it cut. It cuts
+// between grapheme clusters: never inside an emoji sequence, never between
+// a letter and its combining mark, never half a wide character.
+func Truncate(s string, n int) string {
+	if Width(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	w, state := 0, -1
+	for rest := s; rest != ""; {
+		var cluster string
+		var cw int
+		cluster, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if w+cw > n-1 {
+			break
+		}
+		b.WriteString(cluster)
+		w += cw
+	}
+	return b.String() + "…"
+}
+
+// Pad is s followed by spaces up to n cells; s as it is when it is wider.
+func Pad(s string, n int) string {
+	if w := Width(s); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
+}
+
+// TruncateStyled cuts rendered output to n cells without counting or
+// breaking tmux #[…] styles and ANSI escape sequences, counting tmux's "##"
+// as the one '#' it shows. When it cuts it ends with "…" and a reset of each kind of
+// style it passed, so nothing leaks into the rest of the bar.
+func TruncateStyled(s string, n int) string {
+	if styledWidth(s) <= n {
+		return s
+	}
+	var b strings.Builder
+	w := 0
+	var tmux, ansi bool
+	for rest := s; rest != ""; {
+		tok, tw, kind := nextToken(rest)
+		if w+tw > n-1 {
+			break
+		}
+		b.WriteString(tok)
+		w += tw
+		tmux = tmux || kind == tokenTmuxStyle
+		ansi = ansi || kind == tokenEscape
+		rest = rest[len(tok):]
+	}
+	if n > 0 {
+		b.WriteString("…")
+	}
+	if ansi {
+		b.WriteString("\x1b[0m")
+	}
+	if tmux {
+		b.WriteString("#[default]")
+	}
+	return b.String()
+}
+
+func styledWidth(s string) int {
+	w := 0
+	for s != "" {
+		tok, tw, _ := nextToken(s)
+		w += tw
+		s = s[len(tok):]
+	}
+	return w
+}
+
+const (
+	tokenText = iota
+	tokenTmuxStyle
+	tokenEscape
+)
+
+// nextToken splits the first shown grapheme cluster or style off s: its
+// bytes, the cells it takes and its kind.
+func nextToken(s string) (string, int, int) {
+	switch {
+	case strings.HasPrefix(s, "##"):
+		return s[:2], 1, tokenText
+	case strings.HasPrefix(s, "#["):
+		if j := strings.IndexByte(s, ']'); j >= 0 {
+			return s[:j+1], 0, tokenTmuxStyle
+		}
+		return s, 0, tokenTmuxStyle
+	case strings.HasPrefix(s, "\x1b["):
+		for j := 2; j < len(s); j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return s[:j+1], 0, tokenEscape
+			}
+		}
+		return s, 0, tokenEscape
+	}
+	cluster, _, w, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	if cluster[0] < 0x20 || cluster[0] == 0x7f {
+		return cluster, 0, tokenText
+	}
+	return cluster, w, tokenText
+}
+
+// Columns is a table writer like text/tabwriter (cells end with a tab, a
+// line with a newline, columns two spaces apart), but it pads by terminal
+// cells, so CJK and emoji line up. It writes on Flush.
+type Columns struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+// NewColumns writes aligned columns to w.
+func NewColumns(w io.Writer) *Columns { return &Columns{w: w} }
+
+func (c *Columns) Write(p []byte) (int, error) { return c.buf.Write(p) }
+
+// Flush pads each tab-ended cell to its column's widest and writes the
+// lines. Text after a line's last tab is not a cell and is not padded.
+func (c *Columns) Flush() error {
+	text := strings.TrimSuffix(c.buf.String(), "\n")
+	c.buf.Reset()
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	var widths []int
+	rows := make([][]string, len(lines))
+	for i, l := range lines {
+		rows[i] = strings.Split(l, "\t")
+		for j, cell := range rows[i][:len(rows[i])-1] {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], Width(cell))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		last := len(row) - 1
+		for j, cell := range row[:last] {
+			b.WriteString(Pad(cell, widths[j]+2))
+		}
+		b.WriteString(row[last])
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(c.w, b.String())
+	return err
+}
