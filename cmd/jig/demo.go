@@ -157,7 +157,7 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir, stop <-chan
 		preset = render.PresetANSI
 	}
 	opt := render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""}
-	f, ok := e.stdout.(*os.File)
+	f, ok := stdoutFile(e.stdout)
 	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
 
 	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"jig/render"
 	"jig/status"
 )
 
@@ -33,7 +34,21 @@ func newEnv() *env {
 		hostname: os.Hostname,
 	}
 	e.stdoutTTY = isatty.IsTerminal(os.Stdout.Fd()) || os.Getenv("JIG_FORCE_TTY") != ""
+	if e.stdoutTTY {
+		// JSON on a terminal: its strings' bidi and C1 characters as escapes
+		e.stdout = render.TerminalWriter(os.Stdout)
+	}
 	return e
+}
+
+// stdoutFile is the file under stdout, for what needs the terminal itself
+// (its size, raw mode).
+func stdoutFile(w io.Writer) (*os.File, bool) {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 // stateDir locates the state dir; a failure is the state-dir exit code.

@@ -29,7 +29,7 @@ const (
 // runLivePanel draws the panel every interval and on a resize until q,
 // SIGINT, SIGTERM or SIGHUP, then gives the terminal back as it was.
 func runLivePanel(e *env, src *panelSource, interval time.Duration) error {
-	out, ok := e.stdout.(*os.File)
+	out, ok := stdoutFile(e.stdout)
 	if !ok {
 		_, lines := src.frame()
 		_, err := io.WriteString(e.stdout, strings.Join(lines, "\n")+"\n")
@@ -181,7 +181,7 @@ func readKeys(in io.Reader, keys chan<- byte) {
 
 // stdoutWidth is the width of the terminal w writes to; 0 when w is not one.
 func stdoutWidth(w io.Writer) int {
-	f, ok := w.(*os.File)
+	f, ok := stdoutFile(w)
 	if !ok {
 		return 0
 	}
