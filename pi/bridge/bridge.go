@@ -472,7 +472,7 @@ func (b *Bridge) statusOver(prev *status.Status) (*status.Status, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %v", err)
 	}
-	s.Schema, s.Session, s.PID, s.Host = status.Schema, b.session, b.pid, b.Host
+	s.Schema, s.Session, s.PID, s.Host, s.Agent = status.Schema, b.session, b.pid, b.Host, status.AgentPi
 	s.SessionFile = nil
 	if b.file != "" {
 		f := b.file
