@@ -21,7 +21,7 @@ import (
 func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 	st := &r.st
 	d := &pi.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
-		Header: pi.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
+		Header:  pi.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
 	d.Usage = status.Usage{Input: st.Totals.Input, Output: st.Totals.Output, CacheRead: st.Totals.CacheRead, CacheWrite: st.Totals.CacheWrite}
 	if st.Cost != nil && st.CostFresh {
