@@ -68,6 +68,18 @@ func (r *Reader) Tools() (offered, deferred []string) {
 // Skills are the skills the session lists to the model.
 func (r *Reader) Skills() []string { return slices.Clone(r.st.Skills) }
 
+// HasCall reports whether a tool call's entry has been read.
+func (r *Reader) HasCall(id string) bool {
+	if _, ok := r.st.Pending[id]; ok {
+		return true
+	}
+	return r.called(id)
+}
+
+// TurnEnded reports whether the latest entry read is a reply that ends
+// the turn (not a tool call, not a prompt or a tool's result).
+func (r *Reader) TurnEnded() bool { return r.st.TurnEnded }
+
 // SessionID is the session id the entries carry.
 func (r *Reader) SessionID() string { return r.st.SessionID }
 

@@ -91,6 +91,7 @@ type state struct {
 	Skipped   int    `json:"skipped"`
 	Model     string `json:"model"`
 	Effort    string `json:"effort"`
+	TurnEnded bool   `json:"turnEnded"` // the latest entry is a reply that ends the turn
 
 	Totals  Totals    `json:"totals"`
 	Counted []counted `json:"counted"` // the newest message ids, oldest first
@@ -262,9 +263,10 @@ type entry struct {
 	IsSidechain bool            `json:"isSidechain"`
 	Effort      json.RawMessage `json:"effort"`
 	Message     *struct {
-		ID      string          `json:"id"`
-		Model   string          `json:"model"`
-		Usage   *usage          `json:"usage"`
+		ID         string          `json:"id"`
+		Model      string          `json:"model"`
+		StopReason string          `json:"stop_reason"`
+		Usage      *usage          `json:"usage"`
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 	ToolUseResult json.RawMessage `json:"toolUseResult"`
@@ -408,6 +410,9 @@ func (r *Reader) assistant(e *entry) {
 		return
 	}
 	at := msOf(e.Timestamp)
+	if !e.IsSidechain {
+		r.st.TurnEnded = m.StopReason != "" && m.StopReason != "tool_use"
+	}
 	if m.Model != "" && m.Model != syntheticID && !e.IsSidechain {
 		r.st.Model = m.Model
 		var eff string
@@ -501,6 +506,9 @@ func (r *Reader) called(id string) bool {
 func (r *Reader) user(e *entry) {
 	if e.Message == nil {
 		return
+	}
+	if !e.IsSidechain {
+		r.st.TurnEnded = false
 	}
 	var blocks []block
 	if json.Unmarshal(e.Message.Content, &blocks) != nil {

@@ -12,6 +12,7 @@ func commands(e *env) []*cli.Command {
 		herdrCommand(e),
 		panelCommand(e),
 		piCommand(e),
+		claudeCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 	}
