@@ -267,7 +267,7 @@ type entry struct {
 		Model      string          `json:"model"`
 		StopReason string          `json:"stop_reason"`
 		Usage      *usage          `json:"usage"`
-		Content json.RawMessage `json:"content"`
+		Content    json.RawMessage `json:"content"`
 	} `json:"message"`
 	ToolUseResult json.RawMessage `json:"toolUseResult"`
 	TotalCostUSD  *float64        `json:"totalCostUSD"`
