@@ -257,14 +257,17 @@ func (w *Writer) takeRequest(s *status.Status, r *cct.Reader) {
 	}
 	ans := out.Answer
 	if err == nil {
+		turnedOff := newlyOff(s.Switches, out.Switches)
 		s.Switches = out.Switches
 		w.keepSwitches(s.Session, out.Switches)
-		ans.Message = strings.TrimSuffix(ans.Message, ", reload when idle")
-		if ans.Message == "reload when idle" {
-			ans.Message = ""
+		for _, said := range []string{", reload when idle", "reload when idle; ", "reload when idle"} {
+			if strings.Contains(ans.Message, said) { // answered below: Claude cannot
+				ans.Message = strings.Replace(ans.Message, said, "", 1)
+				break
+			}
 		}
 		var notes []string
-		if offSwitch(out.Switches) {
+		if turnedOff {
 			notes = append(notes, "Claude Code cannot drop a tool or skill mid-session: jig refuses its calls")
 		}
 		if s.State == status.Idle {
@@ -282,12 +285,16 @@ func (w *Writer) takeRequest(s *status.Status, r *cct.Reader) {
 	s.LastRequest = &ans
 }
 
-func offSwitch(sw status.Switches) bool {
-	for _, m := range []map[string]bool{sw.Tools, sw.Skills} {
-		for _, on := range m {
-			if !on {
-				return true
-			}
+// newlyOff reports whether next switches off a tool or skill that was not off.
+func newlyOff(prev, next status.Switches) bool {
+	for name, on := range next.Tools {
+		if was, ok := prev.Tools[name]; !on && (!ok || was) {
+			return true
+		}
+	}
+	for name, on := range next.Skills {
+		if was, ok := prev.Skills[name]; !on && (!ok || was) {
+			return true
 		}
 	}
 	return false
