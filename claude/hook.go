@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"path/filepath"
 
 	"jig/status"
 )
@@ -37,6 +38,11 @@ func (w *Writer) Hook(in *Input) ([]byte, error) {
 	if st := stateAfter[in.Event]; st != "" {
 		live["state"] = st
 	}
+	if o := w.output(in); o != nil {
+		// Claude writes the call's result into its transcript only after
+		// its PostToolUse hooks ran: the hook's own input says it first.
+		live["outputs"] = []status.Output{*o}
+	}
 	s, err := w.update(in, live, nil)
 	if err != nil || in.Event != "PreToolUse" {
 		return nil, err
@@ -66,4 +72,45 @@ func refusal(sw status.Switches, in *Input) []byte {
 		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason,
 	}})
 	return append(out, '\n')
+}
+
+// output is the file a successful Write, Edit, MultiEdit or NotebookEdit
+// touched, from PostToolUse's input: its path (the one argument kept) and
+// whether the tool created it.
+func (w *Writer) output(in *Input) *status.Output {
+	if in.Event != "PostToolUse" {
+		return nil
+	}
+	switch in.ToolName {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	default:
+		return nil
+	}
+	var arg struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	json.Unmarshal(in.ToolInput, &arg)
+	p := arg.FilePath
+	if in.ToolName == "NotebookEdit" {
+		p = arg.NotebookPath
+	}
+	if p == "" {
+		return nil
+	}
+	if !filepath.IsAbs(p) {
+		if in.CWD == "" {
+			return nil
+		}
+		p = filepath.Join(in.CWD, p)
+	}
+	var res struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal(in.ToolResponse, &res)
+	o := &status.Output{Path: filepath.Clean(p), Action: status.Changed, At: w.Now().UTC()}
+	if res.Type == "create" {
+		o.Action = status.Created
+	}
+	return o
 }

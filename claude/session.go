@@ -40,6 +40,7 @@ type Input struct {
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolUseID      string          `json:"tool_use_id"`
+	ToolResponse   json.RawMessage `json:"tool_response"`
 	Effort         *struct {
 		Level string `json:"level"`
 	} `json:"effort"`
@@ -197,26 +198,26 @@ func (w *Writer) reader(in *Input) *cct.Reader {
 	if r == nil {
 		r = cct.NewReader(in.TranscriptPath)
 	}
-	if err := r.Update(); err != nil {
-		return nil
-	}
 	// Claude writes its transcript a moment after it runs the hooks: wait,
 	// briefly, for the entry the event is about (a call's, or the reply
 	// that ended the turn), so the file says what led to it.
 	caughtUp := func() bool {
 		switch {
 		case in.ToolUseID != "":
-			return r.HasCall(in.ToolUseID)
+			return r.Outcome(in.ToolUseID) != ""
 		case in.Event == "Stop":
 			return r.TurnEnded()
 		}
 		return true
 	}
-	for deadline := time.Now().Add(transcriptLag); !caughtUp() && time.Now().Before(deadline); {
+	expects := in.ToolUseID != "" || in.Event == "Stop"
+	err := r.Update()
+	for deadline := time.Now().Add(transcriptLag); expects && (err != nil || !caughtUp()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
-		if r.Update() != nil {
-			break
-		}
+		err = r.Update()
+	}
+	if err != nil {
+		return nil // not written yet
 	}
 	return r
 }

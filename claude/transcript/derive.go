@@ -68,12 +68,18 @@ func (r *Reader) Tools() (offered, deferred []string) {
 // Skills are the skills the session lists to the model.
 func (r *Reader) Skills() []string { return slices.Clone(r.st.Skills) }
 
-// HasCall reports whether a tool call's entry has been read.
-func (r *Reader) HasCall(id string) bool {
+// Outcome is how a tool call read so far ended: pending while its result
+// is not read, "" when the call itself is not.
+func (r *Reader) Outcome(id string) string {
 	if _, ok := r.st.Pending[id]; ok {
-		return true
+		return status.Pending
 	}
-	return r.called(id)
+	for _, c := range r.st.Calls {
+		if c.ID == id {
+			return c.Outcome
+		}
+	}
+	return ""
 }
 
 // TurnEnded reports whether the latest entry read is a reply that ends
