@@ -110,7 +110,7 @@ func AgentDir(getenv func(string) string) string {
 func (w *Writer) update(in *Input, live map[string]any, edit func(s *status.Status, prev *status.Status)) (*status.Status, error) {
 	var out *status.Status
 	_, err := w.Dir.Update(in.SessionID, w.Now(), func(prev *status.Status) (*status.Status, error) {
-		r := w.reader(in)
+		r, cursor := w.reader(in)
 		var derived *transcript.Derived
 		if r != nil {
 			derived = r.Derive(transcript.NewRepoFinder().Repo)
@@ -148,7 +148,7 @@ func (w *Writer) update(in *Input, live map[string]any, edit func(s *status.Stat
 				s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
 			}
 			w.takeRequest(s, r)
-			w.saveCursor(in.SessionID, r)
+			w.saveCursor(in.SessionID, r, cursor)
 		}
 		if edit != nil {
 			edit(s, prev)
@@ -183,21 +183,25 @@ func (w *Writer) cursorPath(session string) string {
 	return w.Dir.Path(status.CursorsDir, status.SafeName(session)+".json")
 }
 
-// reader is the session's transcript read on from its saved cursor; nil
-// when Claude has not written the transcript yet.
-func (w *Writer) reader(in *Input) *cct.Reader {
+// reader is the session's transcript read on from its saved cursor (whose
+// bytes it returns too); nil when Claude has not written the transcript yet.
+func (w *Writer) reader(in *Input) (*cct.Reader, []byte) {
 	if in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
-		return nil
+		return nil, nil
 	}
 	var r *cct.Reader
+	var cursor []byte
 	if w.Dir.Check(status.CursorsDir) == nil {
 		if data, err := status.ReadFileNoFollow(w.cursorPath(in.SessionID)); err == nil {
-			r, _ = cct.RestoreReader(in.TranscriptPath, data) // a stale or foreign cursor is dropped
+			if r, _ = cct.RestoreReader(in.TranscriptPath, data); r != nil { // a stale or foreign cursor is dropped
+				cursor = data
+			}
 		}
 	}
 	if r == nil {
 		r = cct.NewReader(in.TranscriptPath)
 	}
+	restoredAt := r.Offset()
 	// Claude writes its transcript a moment after it runs the hooks: wait,
 	// briefly, for the entry the event is about (a call's, or the reply
 	// that ended the turn), so the file says what led to it.
@@ -217,12 +221,20 @@ func (w *Writer) reader(in *Input) *cct.Reader {
 		err = r.Update()
 	}
 	if err != nil {
-		return nil // not written yet
+		return nil, nil // not written yet
 	}
-	return r
+	if cursor != nil && r.Offset() != restoredAt {
+		cursor = nil // moved on: save it
+	}
+	return r, cursor
 }
 
-func (w *Writer) saveCursor(session string, r *cct.Reader) {
+// saveCursor saves where the reader stopped, unless it read nothing since
+// the saved cursor (was): the hook that finds nothing new writes nothing.
+func (w *Writer) saveCursor(session string, r *cct.Reader, was []byte) {
+	if was != nil {
+		return // read nothing new since it was saved
+	}
 	data, err := r.MarshalCursor()
 	if err != nil || w.Dir.Ensure(status.CursorsDir) != nil {
 		return // a cursor not saved costs one full read next time, nothing more
