@@ -92,7 +92,7 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 		UsageText: "jig claude statusline [--preset HOST | --format TEMPLATE | --json] [--max-width N] < statusline.json\n\n" +
 			"Prints the session's line (--preset ansi unless told otherwise), the same as\n" +
 			"`jig session for-terminal` prints it.\n\n" +
-			"example (settings.json): \"statusLine\": {\"type\": \"command\", \"command\": \"jig claude statusline --preset ansi\"}",
+			"example: jig claude statusline --preset plain < statusline.json   # as Claude runs it (jig install claude)",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the status file's JSON"},
 			&cli.StringFlag{Name: "format", Usage: "render a Go text/template `TEMPLATE` over the status (as for-terminal)"},
