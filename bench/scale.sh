@@ -24,6 +24,19 @@ tags=urfave_cli_no_docs # as the README's install line builds it
 go build -tags "$tags" -o "$work/jig" ./cmd/jig
 go build -o "$work/hello" ./bench/hello
 
+# A stand-in herdr (Herdr cannot run here) listing three panes, whose
+# sessions sit among all the others: herdr sync's cost must not grow with
+# the sessions in no pane.
+mkdir -p "$work/bin"
+cat >"$work/bin/herdr" <<'SH'
+#!/bin/sh
+case "$1 $2" in
+"pane list") printf '{"id":"cli:pane:list","result":{"type":"pane_list","panes":[%s]}}\n' "$HERDR_PANES" ;;
+*) echo '{"id":"cli:pane:report_metadata","result":{"type":"ok"}}' ;;
+esac
+SH
+chmod 0755 "$work/bin/herdr"
+
 # measure CMD...: "wall_ms cpu_ms rss_kb" for each run, one line a run.
 # Wall time from bash's clock (GNU time counts in 10 ms steps); CPU time
 # and peak RSS from GNU time.
@@ -67,6 +80,13 @@ row() { # name count file
 		row '`session list --json`' "$n" "$work/list.txt"
 		measure "$work/jig" session gc >"$work/gc.txt"
 		row '`session gc`' "$n" "$work/gc.txt"
+		panes=""
+		for i in 1 $((n / 2)) $((n - 1)); do
+			panes="$panes${panes:+,}{\"pane_id\":\"t$i\",\"agent_status\":\"working\",\"revision\":1}"
+		done
+		HERDR_PANES=$panes HERDR_BIN_PATH="$work/bin/herdr" measure "$work/jig" herdr sync >"$work/hs.txt"
+		awk -v w="$(median 1 <"$work/hs.txt")" -v r="$(maxcol 3 <"$work/hs.txt")" -v n="$n" 'BEGIN {
+			printf "| `herdr sync` (3 panes, stand-in herdr) | %d | %.2f ms | - | - | %.1f MB |\n", n, w, r/1024 }'
 		measure "$work/jig" session for-terminal "t$((n / 2))" >"$work/ft.txt"
 		awk -v w="$(median 1 <"$work/ft.txt")" -v r="$(maxcol 3 <"$work/ft.txt")" -v n="$n" 'BEGIN {
 			printf "| `session for-terminal` | %d | %.2f ms | - | - | %.1f MB |\n", n, w, r/1024 }'

@@ -53,6 +53,7 @@ func Cut(v string) string { return CutTo(v, 40) }
 func (s *Status) Bound() {
 	s.Host = CutTo(s.Host, MaxName)
 	s.CWD = CutTo(s.CWD, MaxPath)
+	s.Agent = CutTo(s.Agent, MaxName)
 	s.AgentDir = CutTo(s.AgentDir, MaxPath)
 	s.SessionFile = cutPtr(s.SessionFile, MaxPath)
 	s.Terminal = cutPtr(s.Terminal, MaxName)

@@ -25,6 +25,12 @@ const (
 	MaxRecent         = 15
 )
 
+// Agents a session may be.
+const (
+	AgentPi     = "pi"
+	AgentClaude = "claude-code"
+)
+
 // States of a session.
 const (
 	Busy = "busy"
@@ -43,6 +49,7 @@ type Status struct {
 	Terminal      *string        `json:"terminal"`
 	TerminalFrom  *string        `json:"terminalFrom"`
 	Terminals     []TerminalID   `json:"terminals"`
+	Agent         string         `json:"agent"` // which agent: Agent* below, "" when unknown
 	AgentDir      string         `json:"agentDir"`
 	SessionFile   *string        `json:"sessionFile"`
 	Model         *Model         `json:"model"`

@@ -118,7 +118,7 @@ func TestSeedFields(t *testing.T) {
 		"recent": "null", "contextDetail": "null", "lastRequest": "null",
 		"startedAt": "string", "updatedAt": "string",
 		// added to schema 1 by jig
-		"terminals": "null", "host": "string", "sessionFile": "null", "switches": "object",
+		"terminals": "null", "host": "string", "sessionFile": "null", "switches": "object", "agent": "string",
 	}
 	for name, typ := range want {
 		v, ok := doc[name]

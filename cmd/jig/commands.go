@@ -14,6 +14,7 @@ func commands(e *env) []*cli.Command {
 		piCommand(e),
 		configCommand(e),
 		ticketCommand(e),
+		claudeCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 		versionCommand(e),

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
+	"jig/status"
 )
 
 // presetFlags are for-terminal's status-line flags.
@@ -65,4 +66,41 @@ func (l *statusLine) write(w io.Writer, text string) error {
 	}
 	_, err := io.WriteString(w, text)
 	return err
+}
+
+// lineOutputFor is how a command that draws one status line prints a
+// status: --preset, or what outputFor prints, a --jq or --format result
+// fitted (--max-width) and marked (--shell) as for-terminal does.
+func (e *env) lineOutputFor(c *cli.Context) (func(*status.Status) error, error) {
+	line, err := e.statusLineFor(c)
+	if err != nil {
+		return nil, err
+	}
+	if line.preset != "" {
+		return func(s *status.Status) error {
+			var b strings.Builder
+			if err := render.Preset(&b, line.preset, s, line.opt); err != nil {
+				return errorf(c, exitFailed, "--preset: %v", err)
+			}
+			return line.write(e.stdout, b.String())
+		}, nil
+	}
+	doc, err := e.docOutputFor(c)
+	if err != nil {
+		return nil, err
+	}
+	if doc == nil {
+		return e.outputFor(c)
+	}
+	return func(s *status.Status) error {
+		data, err := statusJSON(s)
+		if err != nil {
+			return errorf(c, exitFailed, "%v", err)
+		}
+		var b strings.Builder
+		if err := doc(&b, data); err != nil {
+			return err
+		}
+		return line.write(e.stdout, b.String())
+	}, nil
 }

@@ -140,8 +140,8 @@ func (e *env) buildStatus(prev *status.Status, id string, pid int, derived *tran
 	return s, nil
 }
 
-// fillFromEnvironment sets cwd, terminals, host and agentDir where nobody
-// said them.
+// fillFromEnvironment sets cwd, terminals, host, agent and agentDir where
+// nobody said them.
 func (e *env) fillFromEnvironment(s *status.Status) {
 	if s.CWD == "" {
 		s.CWD, _ = os.Getwd()
@@ -156,6 +156,9 @@ func (e *env) fillFromEnvironment(s *status.Status) {
 		if t := terminal.Innermost(s.Terminals); t != nil {
 			s.Terminal, s.TerminalFrom = &t.ID, &t.From
 		}
+	}
+	if s.Agent == "" {
+		s.Agent = status.AgentPi
 	}
 	if s.AgentDir == "" {
 		s.AgentDir = e.agentDir() // the bridge's rule: Pi's own

@@ -84,3 +84,17 @@ func sayLoud(msg string) {
 		tty.Close()
 	}
 }
+
+// ClaudeVersion is the Claude Code version jig tests against.
+const ClaudeVersion = "2.1.328"
+
+// Claude returns the provisioned claude launcher, or skips (fails in CI)
+// without it.
+func Claude(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(Cache(), "claude-"+ClaudeVersion, "node_modules", ".bin", "claude")
+	if err := exec.Command(bin, "--version").Run(); err != nil {
+		Missing(t, fmt.Sprintf("%s is missing or does not run; run .ci/provision (the real Claude Code %s is needed)", bin, ClaudeVersion))
+	}
+	return bin
+}

@@ -570,7 +570,7 @@ func (b *Bridge) build(prev *status.Status) (*status.Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Schema, s.Session, s.PID, s.Host = status.Schema, b.session, b.pid, b.Host
+	s.Schema, s.Session, s.PID, s.Host, s.Agent = status.Schema, b.session, b.pid, b.Host, status.AgentPi
 	s.SessionFile = nil
 	if b.file != "" {
 		f := b.file

@@ -1,0 +1,35 @@
+package claude
+
+import (
+	"jig/status"
+)
+
+// StatusLine records what only the statusLine's JSON carries (the model's
+// display name, the context window, Claude's own total cost) into the
+// session's file, takes a waiting request (Claude runs the command every
+// refreshInterval seconds, idle or not), and returns the status to render.
+func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
+	live := map[string]any{}
+	if m := in.Model; m != nil && m.ID != "" {
+		name := m.DisplayName
+		if name == "" {
+			name = m.ID
+		}
+		live["model"] = map[string]any{"provider": "anthropic", "id": m.ID, "name": name}
+	}
+	if c := in.Cost; c != nil && c.TotalCostUSD != nil {
+		live["usage"] = map[string]any{"cost": *c.TotalCostUSD}
+	}
+	cw := in.ContextWindow
+	if cw != nil && cw.Size != nil && *cw.Size > 0 {
+		live["context"] = map[string]any{"window": *cw.Size}
+	}
+	return w.update(in, live, func(s, _ *status.Status) {
+		if s.Context.Tokens == nil && cw != nil && cw.CurrentUsage != nil {
+			// no transcript to read yet: Claude's own count of the context
+			u := cw.CurrentUsage
+			tok := u.Input + u.CacheRead + u.CacheWrite
+			s.Context.Tokens = &tok
+		}
+	})
+}

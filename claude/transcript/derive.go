@@ -1,0 +1,97 @@
+package transcript
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"jig/status"
+	pi "jig/transcript"
+)
+
+// Derive is what has been read in the status file's terms, in the Pi
+// reader's shape. repo names the git work tree holding a path (nil for
+// none). Fields a transcript cannot know (the context window, busy or idle)
+// are left to the hooks and the statusLine.
+//
+// Usage is counted once per message id. Cost is Claude Code's own figure,
+// from the latest cost-state entry, and only while no reply came after it:
+// the transcript has no prices, so a cost jig worked out itself could
+// disagree with Claude's; nil means not known yet.
+func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
+	st := &r.st
+	d := &pi.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
+		Header:  pi.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
+		Outputs: []status.Output{}, Recent: []status.Call{}}
+	d.Usage = status.Usage{Input: st.Totals.Input, Output: st.Totals.Output, CacheRead: st.Totals.CacheRead, CacheWrite: st.Totals.CacheWrite}
+	if st.Cost != nil && st.CostFresh {
+		c := *st.Cost
+		d.Usage.Cost = &c
+	}
+	if st.Model != "" {
+		d.Model = &status.Model{Provider: Provider, ID: st.Model, Name: st.Model}
+	}
+	if st.Context != nil {
+		tok := *st.Context
+		d.ContextTokens = &tok
+	}
+	for i := len(st.Calls) - 1; i >= 0; i-- {
+		c := st.Calls[i]
+		d.Recent = append(d.Recent, status.Call{At: msTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
+	}
+	for p, o := range st.Outputs {
+		out := status.Output{Path: p, Action: status.Changed, At: msTime(o.At)}
+		if o.Created {
+			out.Action = status.Created
+		}
+		if repo != nil {
+			out.Repo = repo(p)
+		}
+		d.Outputs = append(d.Outputs, out)
+	}
+	slices.SortFunc(d.Outputs, func(a, b status.Output) int {
+		if c := b.At.Compare(a.At); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	d.Outputs = status.LimitOutputs(d.Outputs)
+	return d
+}
+
+// Tools are the tools the model was offered in the latest request the
+// transcript records (its shape), and those it can load by ToolSearch.
+func (r *Reader) Tools() (offered, deferred []string) {
+	return slices.Clone(r.st.Offered), slices.Clone(r.st.Deferred)
+}
+
+// Skills are the skills the session lists to the model.
+func (r *Reader) Skills() []string { return slices.Clone(r.st.Skills) }
+
+// Outcome is how a tool call read so far ended: pending while its result
+// is not read, "" when the call itself is not.
+func (r *Reader) Outcome(id string) string {
+	if _, ok := r.st.Pending[id]; ok {
+		return status.Pending
+	}
+	for _, c := range r.st.Calls {
+		if c.ID == id {
+			return c.Outcome
+		}
+	}
+	return ""
+}
+
+// TurnEnded reports whether the latest entry read is a reply that ends
+// the turn (not a tool call, not a prompt or a tool's result).
+func (r *Reader) TurnEnded() bool { return r.st.TurnEnded }
+
+// SessionID is the session id the entries carry.
+func (r *Reader) SessionID() string { return r.st.SessionID }
+
+func msTime(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}

@@ -1,0 +1,216 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"jig/status"
+)
+
+// The lines below have the shapes Claude Code 2.1.328 writes (seen in its
+// transcripts against the scripted model), cut to the fields that matter.
+
+const sid = "6d5df00b-a7f0-4f9c-8397-89b978df7afb"
+
+func assistantLine(uuid, msgID, ts string, usage string, content string) string {
+	return fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"message":{"content":[%s],"id":%q,"model":"claude-opus-5-5","role":"assistant","stop_reason":"tool_use","type":"message","usage":%s},"type":"assistant","uuid":%q,"timestamp":%q,"effort":"medium","cwd":"/w","sessionId":%q,"version":"2.1.328"}`,
+		content, msgID, usage, uuid, ts, sid)
+}
+
+func resultLine(ts, toolID string, isError bool, result string) string {
+	return fmt.Sprintf(`{"parentUuid":"x","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":%q,"type":"tool_result","content":"SECRET-RESULT","is_error":%t}]},"timestamp":%q,"toolUseResult":%s,"cwd":"/w","sessionId":%q}`,
+		toolID, isError, ts, result, sid)
+}
+
+const u1 = `{"input_tokens":1000,"cache_creation_input_tokens":300,"cache_read_input_tokens":200,"output_tokens":50}`
+const u2 = `{"input_tokens":1200,"cache_creation_input_tokens":0,"cache_read_input_tokens":500,"output_tokens":40}`
+
+var fixture = []string{
+	`{"type":"queue-operation","operation":"enqueue","timestamp":"2026-11-30T12:20:59.430Z","sessionId":"` + sid + `","content":"SECRET-PROMPT"}`,
+	`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"SECRET-PROMPT"},"uuid":"u0","timestamp":"2026-11-30T12:20:59.472Z","cwd":"/w","sessionId":"` + sid + `"}`,
+	`{"parentUuid":"u0","isSidechain":false,"attachment":{"type":"deferred_tools_delta","addedNames":["NotebookEdit","WebFetch","WebSearch"],"removedNames":[]},"type":"attachment","uuid":"a1","timestamp":"2026-11-30T12:20:59.471Z","sessionId":"` + sid + `"}`,
+	`{"parentUuid":"a1","isSidechain":false,"attachment":{"type":"skill_listing","content":"- dataviz: charts\n- code-review: reviews","skillCount":2,"isInitial":true,"names":["dataviz","code-review"]},"type":"attachment","uuid":"a2","timestamp":"2026-11-30T12:20:59.471Z","sessionId":"` + sid + `"}`,
+	`{"type":"api-request-shape","sessionId":"` + sid + `","shapeHash":"h","timestamp":"2026-11-30T12:20:59.548Z","shape":{"system":[{"type":"text","text":"SECRET-SYSTEM"}],"tools":[{"name":"Bash"},{"name":"Edit"},{"name":"Read"},{"name":"Write"},{"name":"DeferredToolPlaceholder"},{"name":"mcp__files__search"}]}}`,
+	// one reply, two entries (a text block and a tool_use block) with the same id and usage
+	assistantLine("m1a", "msg_1", "2026-11-30T12:20:59.553Z", u1, `{"text":"I'll write it.","type":"text"}`),
+	assistantLine("m1b", "msg_1", "2026-11-30T12:20:59.555Z", u1, `{"id":"toolu_01","input":{"file_path":"/w/notes.txt","content":"SECRET-CONTENT"},"name":"Write","type":"tool_use"}`),
+	resultLine("2026-11-30T12:20:59.609Z", "toolu_01", false, `{"type":"create","filePath":"/w/notes.txt","content":"SECRET-CONTENT"}`),
+	assistantLine("m2", "msg_2", "2026-11-30T12:20:59.644Z", u2,
+		`{"id":"toolu_02","input":{"command":"echo SECRET-CMD","description":"say"},"name":"Bash","type":"tool_use"},`+
+			`{"id":"toolu_03","input":{"file_path":"sub/x.go","old_string":"SECRET-OLD","new_string":"SECRET-NEW"},"name":"Edit","type":"tool_use"},`+
+			`{"id":"toolu_04","input":{"file_path":"/w/denied.txt","content":"SECRET"},"name":"Write","type":"tool_use"},`+
+			`{"id":"toolu_05","input":{"query":"SECRET-Q"},"name":"mcp__files__search","type":"tool_use"},`+
+			`{"id":"toolu_06","input":{"file_path":"/w/a.txt","offset":10},"name":"Read","type":"tool_use"}`),
+	resultLine("2026-11-30T12:20:59.985Z", "toolu_02", false, `{"stdout":"SECRET-CMD","stderr":""}`),
+	resultLine("2026-11-30T12:20:59.986Z", "toolu_03", false, `{"filePath":"/w/sub/x.go","oldString":"SECRET-OLD"}`),
+	resultLine("2026-11-30T12:20:59.987Z", "toolu_04", true, `"Error: SECRET denied"`),
+	`not json at all`,
+}
+
+func write(t *testing.T, path string, lines ...string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, l := range lines {
+		if _, err := f.WriteString(l + "\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestDerive(t *testing.T) {
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	write(t, path, fixture...)
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	d := r.Derive(nil)
+	if d.Header.ID != sid || d.Header.CWD != "/w" || d.Entries != 12 || d.Skipped != 1 {
+		t.Errorf("header %+v, entries %d, skipped %d", d.Header, d.Entries, d.Skipped)
+	}
+	if d.Model == nil || *d.Model != (status.Model{Provider: "anthropic", ID: "claude-opus-5-5", Name: "claude-opus-5-5"}) || d.Thinking != "medium" {
+		t.Errorf("model %+v thinking %q", d.Model, d.Thinking)
+	}
+	// msg_1 counted once although two entries carry its usage
+	want := status.Usage{Input: 2200, Output: 90, CacheRead: 700, CacheWrite: 300}
+	if d.Usage != want {
+		t.Errorf("usage %+v, want %+v", d.Usage, want)
+	}
+	if d.ContextTokens == nil || *d.ContextTokens != 1700 {
+		t.Errorf("context tokens %v, want the last reply's input+cache 1700", d.ContextTokens)
+	}
+	var outs []string
+	for _, o := range d.Outputs {
+		outs = append(outs, o.Action+" "+o.Path)
+	}
+	if got := strings.Join(outs, ", "); got != "changed /w/sub/x.go, created /w/notes.txt" {
+		t.Errorf("outputs: %s", got)
+	}
+	var calls []string
+	for _, c := range d.Recent {
+		calls = append(calls, c.Tool+":"+c.Action+":"+c.Outcome)
+	}
+	if got := strings.Join(calls, " "); got != "Read:read-part:pending files/search::pending Write:write:error Edit:edit:ok Bash:run:ok Write:write:ok" {
+		t.Errorf("recent: %s", got)
+	}
+	offered, deferred := r.Tools()
+	if strings.Join(offered, ",") != "Bash,Edit,Read,Write,mcp__files__search" || strings.Join(deferred, ",") != "NotebookEdit,WebFetch,WebSearch" {
+		t.Errorf("tools %v, deferred %v", offered, deferred)
+	}
+	if strings.Join(r.Skills(), ",") != "dataviz,code-review" {
+		t.Errorf("skills %v", r.Skills())
+	}
+	// no value of any argument, result or prompt in what is derived or saved
+	data, _ := json.Marshal(d)
+	cur, _ := r.MarshalCursor()
+	for _, b := range [][]byte{data, cur} {
+		if strings.Contains(string(b), "SECRET") {
+			t.Errorf("a value leaked: %s", b)
+		}
+	}
+}
+
+func TestCostIsClaudesWhileCurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	write(t, path, fixture[5:7]...)
+	r := NewReader(path)
+	r.Update()
+	if c := r.Derive(nil).Usage.Cost; c != nil {
+		t.Errorf("cost %v before Claude said any", *c)
+	}
+	write(t, path, `{"type":"cost-state","sessionId":"`+sid+`","totalCostUSD":0.01776,"modelUsage":{"claude-opus-5-5":{"inputTokens":1000}}}`)
+	r.Update()
+	if c := r.Derive(nil).Usage.Cost; c == nil || *c != 0.01776 {
+		t.Errorf("cost %v, want Claude's 0.01776", c)
+	}
+	write(t, path, assistantLine("m9", "msg_9", "2026-11-30T12:30:00Z", u2, `{"text":"more","type":"text"}`))
+	r.Update()
+	if c := r.Derive(nil).Usage.Cost; c != nil {
+		t.Errorf("cost %v after a reply the cost-state does not cover, want unknown", *c)
+	}
+}
+
+// TestIncremental reads a file in pieces, through saved cursors, and gets
+// what one read of the whole gets; a half-written line waits; a replaced
+// file is read again.
+func TestIncremental(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	whole := NewReader(filepath.Join(dir, "whole.jsonl"))
+	write(t, whole.Path(), fixture...)
+	if err := whole.Update(); err != nil {
+		t.Fatal(err)
+	}
+	var cur []byte
+	for i, l := range fixture {
+		// the line arrives in two writes; the first half is not read
+		half := len(l) / 2
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		f.WriteString(l[:half])
+		f.Close()
+		r := NewReader(path)
+		if cur != nil {
+			var err error
+			if r, err = RestoreReader(path, cur); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := r.Update(); err != nil {
+			t.Fatal(err)
+		}
+		before := r.Offset()
+		write(t, path, l[half:])
+		if err := r.Update(); err != nil {
+			t.Fatal(err)
+		}
+		if r.Offset() <= before {
+			t.Fatalf("line %d: offset %d did not move past %d", i, r.Offset(), before)
+		}
+		cur, _ = r.MarshalCursor()
+	}
+	r, err := RestoreReader(path, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Update()
+	a, _ := json.Marshal(r.Derive(nil))
+	b, _ := json.Marshal(whole.Derive(nil))
+	if strings.ReplaceAll(string(b), "whole.jsonl", "s.jsonl") != string(a) {
+		t.Errorf("pieces:\n%s\nwhole:\n%s", a, b)
+	}
+	// replaced by a shorter file: read again from the start
+	os.Remove(path)
+	write(t, path, fixture[5])
+	r.Update()
+	if d := r.Derive(nil); d.Entries != 1 || d.Usage.Input != 1000 {
+		t.Errorf("after replacing: entries %d usage %+v", d.Entries, d.Usage)
+	}
+	if _, err := RestoreReader(filepath.Join(dir, "other.jsonl"), cur); err == nil {
+		t.Error("a cursor restored for another file")
+	}
+	if _, err := RestoreReader(path, []byte(`{"format":1,"path":"`+path+`"}`)); err == nil {
+		t.Error("a Pi cursor restored as a Claude one")
+	}
+}
+
+func TestLongLineSkipped(t *testing.T) {
+	lineLimit = 4096
+	defer func() { lineLimit = MaxLine }()
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	write(t, path, `{"type":"user","x":"`+strings.Repeat("a", 20000)+`"}`, fixture[5])
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Derive(nil); d.Skipped != 1 || d.Usage.Input != 1000 {
+		t.Errorf("skipped %d usage %+v", d.Skipped, d.Usage)
+	}
+}

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/claude"
+	cct "jig/claude/transcript"
+	"jig/render"
+	"jig/status"
+	"jig/transcript"
+)
+
+// claudeCommand groups what jig does for Claude Code: the hook and
+// statusLine commands `jig install claude` puts in its settings, and
+// reading its transcripts.
+func claudeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "claude",
+		Usage:     "keep Claude Code sessions' status files (hooks, statusLine); read its transcripts",
+		UsageText: "jig claude COMMAND [options] [arguments]\n\nexample: jig claude sessions --cwd .",
+		Subcommands: []*cli.Command{
+			claudeHookCommand(e),
+			claudeStatusLineCommand(e),
+			claudeSessionsCommand(e),
+			claudeShowCommand(e),
+		},
+	}
+}
+
+// claudeWriter reads Claude's JSON on stdin and makes the session's writer.
+func (e *env) claudeWriter(c *cli.Context) (*claude.Writer, *claude.Input, error) {
+	if err := noArgs(c); err != nil {
+		return nil, nil, err
+	}
+	data, err := e.readStdin()
+	if err != nil {
+		return nil, nil, errorf(c, exitBadInput, "stdin: %v", err)
+	}
+	if len(data) > status.MaxFileSize {
+		return nil, nil, errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
+	}
+	in, err := claude.ParseInput(data)
+	if err != nil {
+		return nil, nil, errorf(c, exitBadInput, "stdin: %v", err)
+	}
+	dir, err := e.stateDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	host, _ := e.hostname()
+	return &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}, in, nil
+}
+
+func claudeHookCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "hook",
+		Usage: "update a Claude Code session's status file from one hook event (JSON on stdin)",
+		UsageText: "jig claude hook < event.json\n\n" +
+			"Installed for every event by `jig install claude`. On PreToolUse it refuses a call of a\n" +
+			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
+			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`,
+		Action: func(c *cli.Context) error {
+			w, in, err := e.claudeWriter(c)
+			if err != nil {
+				return err
+			}
+			out, err := w.Hook(in)
+			if err != nil {
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+			}
+			_, err = e.stdout.Write(out)
+			return err
+		},
+	}
+}
+
+func claudeStatusLineCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "statusline",
+		Usage: "Claude Code's statusLine command: record its JSON in the status file and print a line",
+		UsageText: "jig claude statusline [--preset HOST | --format TEMPLATE | --jq EXPR | --json] [--max-width N] [--shell SHELL] < statusline.json\n\n" +
+			"Prints the session's line (--preset ansi unless told otherwise), the same as\n" +
+			"`jig session for-terminal` prints it.\n\n" +
+			"example: jig claude statusline --preset plain < statusline.json   # as Claude runs it (jig install claude)",
+		Flags: append(docFlags("the status file"), presetFlags()...),
+		Action: func(c *cli.Context) error {
+			if !c.IsSet("preset") && !c.IsSet("format") && !c.IsSet("jq") && !c.Bool("json") {
+				if err := c.Set("preset", "ansi"); err != nil {
+					return err
+				}
+			}
+			out, err := e.lineOutputFor(c)
+			if err != nil {
+				return err
+			}
+			w, in, err := e.claudeWriter(c)
+			if err != nil {
+				return err
+			}
+			s, err := w.StatusLine(in)
+			if err != nil {
+				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+			}
+			return out(s)
+		},
+	}
+}
+
+// claudeProjectsDir is where Claude keeps its transcripts.
+func (e *env) claudeProjectsDir() string {
+	return filepath.Join(claude.AgentDir(e.getenv), "projects")
+}
+
+// claudeSessions reads the head of every transcript, newest first.
+func (e *env) claudeSessions() ([]*cct.Info, error) {
+	files, err := filepath.Glob(filepath.Join(e.claudeProjectsDir(), "*", "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var out []*cct.Info
+	for _, f := range files {
+		if in, _ := cct.ReadInfo(f); in != nil {
+			out = append(out, in)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Modified.After(out[j].Modified) })
+	return out, nil
+}
+
+func claudeSessionsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "sessions",
+		Usage:     "list Claude Code's sessions, newest first, from their transcripts' heads",
+		UsageText: "jig claude sessions [--cwd DIR] [--json]\n\nexample: jig claude sessions --cwd . --json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			infos, err := e.claudeSessions()
+			if err != nil {
+				return errorf(c, exitFailed, "%v", err)
+			}
+			if dir := c.String("cwd"); dir != "" {
+				abs, err := filepath.Abs(dir)
+				if err != nil {
+					return errorf(c, exitUsage, "--cwd: %v", err)
+				}
+				kept := infos[:0]
+				for _, in := range infos {
+					if filepath.Clean(in.CWD) == abs {
+						kept = append(kept, in)
+					}
+				}
+				infos = kept
+			}
+			if c.Bool("json") {
+				if infos == nil {
+					infos = []*cct.Info{}
+				}
+				data, _ := json.MarshalIndent(infos, "", "  ")
+				fmt.Fprintf(e.stdout, "%s\n", data)
+			} else if len(infos) > 0 {
+				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tCWD\tFILE")
+				for _, in := range infos {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", render.Clean(in.ID), render.Clean(dash(in.Started)),
+						in.Modified.Format(time.RFC3339), size(in.Size), render.Clean(dash(in.CWD)), render.Clean(in.File))
+				}
+				tw.Flush()
+			}
+			if len(infos) == 0 {
+				return silent(exitNone)
+			}
+			return nil
+		},
+	}
+}
+
+func claudeShowCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "show",
+		Usage: "show what a Claude Code transcript says: model, usage, cost, outputs, recent calls, tools",
+		UsageText: "jig claude show FILE|ID [--json]\n\n" +
+			"example: jig claude show ~/.claude/projects/-home-me-src/6d5df00b-a7f0-4f9c-8397-89b978df7afb.jsonl",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError(c, "takes one FILE or session ID")
+			}
+			file, err := e.findClaudeSession(c.Args().First())
+			if err != nil {
+				return errorf(c, exitNone, "%v", err)
+			}
+			r := cct.NewReader(file)
+			if err := r.Update(); err != nil {
+				return errorf(c, exitBadInput, "%v", err)
+			}
+			if r.SessionID() == "" {
+				return errorf(c, exitBadInput, "%s: not a Claude Code transcript: no session id", file)
+			}
+			d := r.Derive(transcript.NewRepoFinder().Repo)
+			offered, deferred := r.Tools()
+			if c.Bool("json") {
+				data, _ := json.MarshalIndent(struct {
+					*transcript.Derived
+					Offered  []string `json:"offered"`
+					Deferred []string `json:"deferred"`
+					Skills   []string `json:"skills"`
+				}{d, nonNil(offered), nonNil(deferred), nonNil(r.Skills())}, "", "  ")
+				fmt.Fprintf(e.stdout, "%s\n", data)
+				return nil
+			}
+			printClaudeShow(e, d, offered, deferred)
+			return nil
+		},
+	}
+}
+
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+// findClaudeSession takes a file path, or a session id (or its start).
+func (e *env) findClaudeSession(arg string) (string, error) {
+	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
+		return arg, nil
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	infos, err := e.claudeSessions()
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, in := range infos {
+		if in.ID == arg {
+			return in.File, nil
+		}
+		if strings.HasPrefix(in.ID, arg) {
+			found = append(found, in.File)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return "", fmt.Errorf("%s: no such file or session in %s", arg, e.claudeProjectsDir())
+	}
+	return "", fmt.Errorf("%s: %d sessions start with it; give more of the id", arg, len(found))
+}
+
+// printClaudeShow prints a transcript's summary for a person; every value
+// from the file goes through render.Clean.
+func printClaudeShow(e *env, d *transcript.Derived, offered, deferred []string) {
+	cl := render.Clean
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "session\t%s\n", cl(d.Header.ID))
+	fmt.Fprintf(w, "file\t%s\n", cl(d.File))
+	fmt.Fprintf(w, "started\t%s\n", cl(dash(d.Header.Timestamp)))
+	fmt.Fprintf(w, "cwd\t%s\n", cl(dash(d.Header.CWD)))
+	model := "-"
+	if d.Model != nil {
+		model = d.Model.Provider + "/" + d.Model.ID
+	}
+	fmt.Fprintf(w, "model\t%s\n", cl(model))
+	fmt.Fprintf(w, "effort\t%s\n", cl(dash(d.Thinking)))
+	cost := "unknown (Claude has not said it since the last reply)"
+	if d.Usage.Cost != nil {
+		cost = fmt.Sprintf("$%.4f", *d.Usage.Cost)
+	}
+	fmt.Fprintf(w, "usage\tinput %d, output %d, cache read %d, cache write %d, cost %s\n",
+		d.Usage.Input, d.Usage.Output, d.Usage.CacheRead, d.Usage.CacheWrite, cost)
+	ctx := "unknown until the next reply"
+	if d.ContextTokens != nil {
+		ctx = fmt.Sprintf("%d tokens", *d.ContextTokens)
+	}
+	fmt.Fprintf(w, "context\t%s\n", ctx)
+	fmt.Fprintf(w, "tools\t%d offered, %d deferred\n", len(offered), len(deferred))
+	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
+	w.Flush()
+	fmt.Fprintf(e.stdout, "\noutputs (%d)\n", len(d.Outputs))
+	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, o := range d.Outputs {
+		repo := "-"
+		if o.Repo != nil {
+			repo = *o.Repo
+		}
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", o.Action, o.At.Format(time.RFC3339), cl(o.Path), cl(repo))
+	}
+	w.Flush()
+	fmt.Fprintf(e.stdout, "\nrecent calls (%d, newest first)\n", len(d.Recent))
+	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, c := range d.Recent {
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", c.At.Format(time.RFC3339), cl(c.Tool), dash(c.Action), c.Outcome)
+	}
+	w.Flush()
+}
