@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds the snippets, by their path under scripts/.
 //
-//go:embed tmux/jig.conf tmux/pane-border.conf wezterm/jig.lua kitty/jig-kitty.sh shell/jig.sh
+//go:embed tmux/jig.conf tmux/pane-border.conf wezterm/jig.lua kitty/jig_kitty.py shell/jig.sh
 var FS embed.FS

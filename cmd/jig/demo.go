@@ -53,6 +53,10 @@ const demoTerminal = "jig-demo"
 // person can watch the line change.
 const demoPace = 120 * time.Millisecond
 
+// demoLivePace is the time between two entries of jig demo --live: a
+// status bar that reruns jig every second or two shows most states.
+const demoLivePace = 1500 * time.Millisecond
+
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
@@ -65,10 +69,25 @@ func demoCommand(e *env) *cli.Command {
 			"terminal jig knows, it runs as if HC_TERMINAL_ID=jig-demo. Uses a temporary state\n" +
 			"dir, removed afterwards, unless JIG_STATE_DIR is set; then the session's file stays\n" +
 			"there (jig session gc removes it). No agent needed.\n\n" +
-			"example: jig demo",
+			"With --live it keeps the session alive instead, in this terminal and the real state\n" +
+			"dir, replaying the transcript in a loop, one entry every --pace, until Ctrl-C (or\n" +
+			"SIGTERM, SIGHUP), and then removes its file: watch your status bar, jig panel and\n" +
+			"Herdr's views move before wiring Pi.\n\n" +
+			"example: jig demo\n" +
+			"         jig demo --live    # then, in another pane: jig panel --terminal <this terminal>",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "live", Usage: "keep the session alive in this terminal until Ctrl-C"},
+			&cli.DurationFlag{Name: "pace", Value: demoLivePace, Usage: "with --live: the time between two entries"},
+		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
+			}
+			if c.IsSet("pace") && !c.Bool("live") {
+				return usageError(c, "--pace goes with --live")
+			}
+			if c.Duration("pace") < 10*time.Millisecond {
+				return usageError(c, "--pace %s: give at least 10ms", c.Duration("pace"))
 			}
 			root, err := os.MkdirTemp("", "jig-demo-")
 			if err != nil {
@@ -82,13 +101,16 @@ func demoCommand(e *env) *cli.Command {
 			signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 			defer signal.Stop(stop)
 			dir := &status.Dir{Root: filepath.Join(root, "state")}
-			if e.getenv("JIG_STATE_DIR") != "" {
+			if c.Bool("live") || e.getenv("JIG_STATE_DIR") != "" {
 				if dir, err = e.stateDir(); err != nil {
 					return err
 				}
 				if err := dir.Check(status.SessionsDir, status.TerminalsDir); err != nil {
 					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 				}
+			}
+			if c.Bool("live") {
+				return e.playLive(c, root, dir, stop, c.Duration("pace"))
 			}
 			return e.playDemo(c, root, dir, stop)
 		},
@@ -126,37 +148,11 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir, stop <-chan
 	if err := demoProject(project); err != nil {
 		return errorf(c, exitFailed, "%v", err)
 	}
-	d := &demoReplay{e: e, dir: dir, id: header.ID, term: demoTerminal, file: filepath.Join(root, header.ID+".jsonl"),
-		repos: transcript.NewRepoFinder(), live: demoLive{tools: -1}}
-	as := ""
-	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
-		d.term = t.ID
-	} else {
-		as = fmt.Sprintf(" (as if %s=%s)", terminal.HerdrCore, demoTerminal)
-		in := *e
-		in.getenv = func(k string) string {
-			if k == terminal.HerdrCore {
-				return demoTerminal
-			}
-			return e.getenv(k)
-		}
-		d.e = &in
-	}
-	// A file left by an earlier demo in JIG_STATE_DIR is another session's:
-	// this one starts afresh, not merged over it.
-	if err := dir.Remove(header.ID); err != nil {
+	d, as := e.newDemoReplay(root, dir, header.ID)
+	if err := d.start(lines[0]); err != nil {
 		return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 	}
-	if err := os.WriteFile(d.file, append(lines[0], '\n'), 0o600); err != nil {
-		return errorf(c, exitFailed, "%v", err)
-	}
-	d.reader = transcript.NewReader(d.file)
-	d.reader.Home = e.getenv("HOME")
-	preset := render.PresetPlain
-	if e.stdoutTTY {
-		preset = render.PresetANSI
-	}
-	opt := render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""}
+	preset, opt := e.demoPreset()
 	f, ok := stdoutFile(e.stdout)
 	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
 
@@ -212,6 +208,108 @@ func (e *env) playDemo(c *cli.Context, root string, dir *status.Dir, stop <-chan
 	return nil
 }
 
+// newDemoReplay is the replay of session id, its transcript under root,
+// in the shell's terminal, else as if HC_TERMINAL_ID named one (as says
+// so).
+func (e *env) newDemoReplay(root string, dir *status.Dir, id string) (d *demoReplay, as string) {
+	d = &demoReplay{e: e, dir: dir, id: id, term: demoTerminal, file: filepath.Join(root, id+".jsonl"),
+		repos: transcript.NewRepoFinder()}
+	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
+		d.term = t.ID
+		return d, ""
+	}
+	in := *e
+	in.getenv = func(k string) string {
+		if k == terminal.HerdrCore {
+			return demoTerminal
+		}
+		return e.getenv(k)
+	}
+	d.e = &in
+	return d, fmt.Sprintf(" (as if %s=%s)", terminal.HerdrCore, demoTerminal)
+}
+
+// demoPreset is the status line's preset: ansi on a terminal, else plain.
+func (e *env) demoPreset() (string, render.PresetOptions) {
+	preset := render.PresetPlain
+	if e.stdoutTTY {
+		preset = render.PresetANSI
+	}
+	return preset, render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""}
+}
+
+// playLive keeps the session alive in the real state dir: the transcript
+// replayed in a loop, one entry every pace, each entry timed as it is
+// written, until a signal; then its file is removed.
+func (e *env) playLive(c *cli.Context, root string, dir *status.Dir, stop <-chan os.Signal, pace time.Duration) error {
+	project := filepath.Join(root, "project")
+	if err := demoProject(project); err != nil {
+		return errorf(c, exitFailed, "%v", err)
+	}
+	header, lines, err := demoLines(project, e.now())
+	if err != nil {
+		return errorf(c, exitFailed, "the embedded transcript: %v", err)
+	}
+	d, as := e.newDemoReplay(root, dir, header.ID)
+	preset, opt := e.demoPreset()
+	fmt.Fprintf(e.stdout, "jig demo --live: a Pi 1.6.0 session the project recorded, replayed in a loop until Ctrl-C\n")
+	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(header.ID), render.Clean(d.term), as)
+	fmt.Fprintf(e.stdout, "  status file %s\n", render.Clean(dir.SessionPath(header.ID)))
+	fmt.Fprintf(e.stdout, "  watch it    in this terminal's status bar, or: jig panel --terminal %s\n\n", render.Clean(d.term))
+	fmt.Fprintf(e.stdout, "  round  line  entry                  status line\n")
+	for round := 1; ; round++ {
+		if round > 1 {
+			if _, lines, err = demoLines(project, e.now()); err != nil {
+				return errorf(c, exitFailed, "the embedded transcript: %v", err)
+			}
+		}
+		if err := d.start(lines[0]); err != nil {
+			d.end()
+			return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+		}
+		shown := ""
+		for i, line := range lines[1:] {
+			n := i + 2
+			if round > 1 || i > 0 {
+				if sig := demoPause(stop, pace); sig != nil {
+					if err := d.end(); err != nil {
+						return errorf(c, stateErrorCode(err, exitFailed), "stopped (%v), but the status file stays: %v", sig, err)
+					}
+					fmt.Fprintf(e.stdout, "\nStopped (%v); the session's status file is removed.\n", sig)
+					return nil
+				}
+			}
+			var en demoEntry
+			if err := json.Unmarshal(line, &en); err != nil {
+				d.end()
+				return errorf(c, exitFailed, "line %d: %v", n, err)
+			}
+			recorded, err := time.Parse(time.RFC3339Nano, en.Timestamp)
+			if err != nil {
+				d.end()
+				return errorf(c, exitFailed, "line %d: %v", n, err)
+			}
+			// The entry happens now, so the panel's ages stay true.
+			now := e.now()
+			line = shiftTimes(line, now.Sub(recorded).Truncate(time.Millisecond))
+			found, err := d.step(line, en, now)
+			if err != nil {
+				d.end()
+				return errorf(c, stateErrorCode(err, exitFailed), "line %d: %v", n, err)
+			}
+			var b strings.Builder
+			if err := render.Preset(&b, preset, found, opt); err != nil {
+				d.end()
+				return errorf(c, exitFailed, "line %d: %v", n, err)
+			}
+			if b.String() != shown {
+				shown = b.String()
+				fmt.Fprintf(e.stdout, "  %5d  %4d  %-22s %s", round, n, en.describe(), shown)
+			}
+		}
+	}
+}
+
 // demoPause waits d (not at all when d is 0) and returns nil, or returns
 // the signal that came first.
 func demoPause(stop <-chan os.Signal, d time.Duration) os.Signal {
@@ -244,6 +342,24 @@ type demoReplay struct {
 	repos    *transcript.RepoFinder
 	live     demoLive
 }
+
+// start begins the replay afresh at the transcript's header: a status file
+// left by an earlier run or round is removed, not merged over.
+func (d *demoReplay) start(header []byte) error {
+	if err := d.dir.Remove(d.id); err != nil {
+		return err
+	}
+	if err := os.WriteFile(d.file, append(header[:len(header):len(header)], '\n'), 0o600); err != nil {
+		return err
+	}
+	d.reader = transcript.NewReader(d.file)
+	d.reader.Home = d.e.getenv("HOME")
+	d.live = demoLive{tools: -1}
+	return nil
+}
+
+// end removes the session's status file, as a session that ends does.
+func (d *demoReplay) end() error { return d.dir.Remove(d.id) }
 
 // step is one entry, as Pi and the bridge handle it: Pi appends the line;
 // the bridge reads what was appended, lays what Pi says live over it and
@@ -416,22 +532,25 @@ func demoLines(project string, now time.Time) (*transcript.Header, [][]byte, err
 	newCWD, _ := json.Marshal(project)
 	oldCWD, newCWD = bytes.Trim(oldCWD, `"`), bytes.Trim(newCWD, `"`)
 	for i, l := range lines {
-		l = bytes.ReplaceAll(l, oldCWD, newCWD)
-		l = isoTime.ReplaceAllFunc(l, func(m []byte) []byte {
-			t, err := time.Parse(time.RFC3339Nano, string(isoTime.FindSubmatch(m)[1]))
-			if err != nil {
-				return m
-			}
-			return []byte(`"timestamp":"` + t.Add(shift).UTC().Format("2006-01-02T15:04:05.000Z") + `"`)
-		})
-		l = msTime.ReplaceAllFunc(l, func(m []byte) []byte {
-			ms, _ := strconv.ParseInt(string(msTime.FindSubmatch(m)[1]), 10, 64)
-			return []byte(`"timestamp":` + strconv.FormatInt(ms+shift.Milliseconds(), 10))
-		})
-		lines[i] = l
+		lines[i] = shiftTimes(bytes.ReplaceAll(l, oldCWD, newCWD), shift)
 	}
 	header.CWD, header.Timestamp = project, start.Add(shift).UTC().Format(time.RFC3339Nano)
 	return &header, lines, nil
+}
+
+// shiftTimes moves every time in a transcript line by shift.
+func shiftTimes(l []byte, shift time.Duration) []byte {
+	l = isoTime.ReplaceAllFunc(l, func(m []byte) []byte {
+		t, err := time.Parse(time.RFC3339Nano, string(isoTime.FindSubmatch(m)[1]))
+		if err != nil {
+			return m
+		}
+		return []byte(`"timestamp":"` + t.Add(shift).UTC().Format("2006-01-02T15:04:05.000Z") + `"`)
+	})
+	return msTime.ReplaceAllFunc(l, func(m []byte) []byte {
+		ms, _ := strconv.ParseInt(string(msTime.FindSubmatch(m)[1]), 10, 64)
+		return []byte(`"timestamp":` + strconv.FormatInt(ms+shift.Milliseconds(), 10))
+	})
 }
 
 // demoProject is the folder the session worked in, as it was before: a git

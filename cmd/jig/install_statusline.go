@@ -120,55 +120,6 @@ func installWezTermCommand(e *env) *cli.Command {
 	}
 }
 
-func installKittyCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "kitty",
-		Usage: "print (or --write) the kitty tab-title lines",
-		UsageText: "jig install kitty [--write [--config FILE]]\n\n" +
-			"Prints the shell line that keeps each kitty window's title on its agent (through\n" +
-			"`kitten @`; kitty.conf needs allow_remote_control). --write saves jig-kitty.sh in\n" +
-			"kitty's config folder and appends the line once to FILE (default: ~/.zshrc when $SHELL\n" +
-			"is zsh, else ~/.bashrc).\n\n" +
-			"example: jig install kitty --write",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "write", Usage: "save jig-kitty.sh and append the line to the shell rc once"},
-			&cli.StringFlag{Name: "config", Usage: "the shell rc `FILE` for --write"},
-		},
-		Action: func(c *cli.Context) error {
-			bin, err := e.jigPath(c)
-			if err != nil {
-				return err
-			}
-			dir := e.getenv("KITTY_CONFIG_DIRECTORY")
-			if dir == "" {
-				dir = filepath.Join(e.configHome(), "kitty")
-			}
-			script := filepath.Join(dir, "jig-kitty.sh")
-			line := fmt.Sprintf("[ -n \"$KITTY_WINDOW_ID\" ] && . %s && jig_kitty_title %s >/dev/null 2>&1 &\n",
-				shellQuote(script), shellQuote(bin))
-			if !c.Bool("write") {
-				_, err := fmt.Fprintf(e.stdout, "# kitty.conf:\nallow_remote_control yes\n# ~/.bashrc or ~/.zshrc (jig install kitty --write saves %s):\n%s", script, line)
-				return err
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			if err := renameio.WriteFile(script, []byte(snippet("kitty/jig-kitty.sh")), 0o644); err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			file := c.String("config")
-			if file == "" {
-				rc := ".bashrc"
-				if filepath.Base(e.getenv("SHELL")) == "zsh" {
-					rc = ".zshrc"
-				}
-				file = filepath.Join(e.getenv("HOME"), rc)
-			}
-			return e.writeBlock(c, block{file: file, comment: "#", name: "kitty"}, line, atEnd, "kitty.conf needs: allow_remote_control yes")
-		},
-	}
-}
-
 // snippet is a shipped file's text.
 func snippet(name string) string {
 	data, err := scripts.FS.ReadFile(name)
@@ -361,14 +312,6 @@ func (e *env) uninstallWezTerm(c *cli.Context, file, module string) error {
 		return errorf(c, exitFailed, "%v", err)
 	}
 	return nil
-}
-
-// shellQuote quotes s for /bin/sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-@%:,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // shellWord is s as one /bin/sh word that can sit inside a single-quoted
