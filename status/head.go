@@ -1,7 +1,6 @@
 package status
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Head is what finding, listing and cleaning sessions need of a status
@@ -121,15 +122,91 @@ func endError(err error) error {
 	return err
 }
 
-// readHead reads the head of one status file, without following a symlink
-// and reading no further than the head needs.
-func readHead(path string, times bool) (*Head, error) {
-	f, err := openRegular(path)
-	if err != nil {
-		return nil, err
+// headRead is how much of a file readHead reads first: a head jig wrote
+// ends within about 1 KB.
+const headRead = 4096
+
+// headOf is the head of the start of a status file: read line by line when
+// it is laid out as Encode writes it (each top-level key on a line of its
+// own, two spaces in), so nothing but the head's values is decoded; else
+// decoded in order (decodeHead).
+func headOf(data []byte) (*Head, error) {
+	if h, ok := headByLines(data); ok {
+		return h, nil
 	}
-	defer f.Close()
-	h, err := decodeHead(bufio.NewReaderSize(io.LimitReader(f, MaxFileSize), 4096), times)
+	return decodeHead(bytes.NewReader(data), false)
+}
+
+// headByLines reads the head fields of a file in Encode's layout. A line
+// "\n  \"key\": " can only be a top-level key there: a string holds no raw
+// newline, and deeper keys are indented further. ok is false when a field
+// is missing (an older file without pidStart needs startedAt, at the end)
+// or any value does not decode.
+func headByLines(data []byte) (*Head, bool) {
+	h := &Head{}
+	for _, f := range [...]struct {
+		key  string
+		into any
+		need bool
+	}{{"schema", &h.Schema, true}, {"session", &h.Session, true}, {"pid", &h.PID, true}, {"pidStart", &h.PIDStart, true},
+		{"host", &h.Host, true}, {"terminal", &h.Terminal, false}, {"terminals", &h.Terminals, true}} {
+		key := []byte("\n  \"" + f.key + "\": ")
+		i := bytes.Index(data, key)
+		if i < 0 {
+			if f.need {
+				return nil, false
+			}
+			continue
+		}
+		v := data[i+len(key):]
+		end := bytes.Index(v, []byte(",\n  \"")) // the next top-level key
+		if end < 0 || json.Unmarshal(v[:end], f.into) != nil {
+			return nil, false
+		}
+	}
+	if h.Schema != float64(Schema) {
+		return nil, false
+	}
+	return h, true
+}
+
+// readHead reads the head of one status file, its first headRead bytes,
+// without following a symlink or blocking on a fifo, and reads the whole
+// file only when its head is longer. Raw system
+// calls, not an os.File: registering each file with Go's poller costs as
+// much as reading its head, and gc reads thousands.
+func readHead(path string) (*Head, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	switch {
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	case st.Size > MaxFileSize:
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	}
+	buf := make([]byte, headRead)
+	n, err := unix.Read(fd, buf)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	h, err := headOf(buf[:n])
+	if err != nil && n == len(buf) {
+		data, rerr := ReadFileNoFollow(path) // a head longer than buf
+		if rerr != nil {
+			return nil, rerr
+		}
+		h, err = headOf(data)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -144,7 +221,7 @@ func readHeadTimes(path string) (*Head, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := decodeHead(bytes.NewReader(data), false)
+	h, err := headOf(data)
 	if err == nil {
 		var ok bool
 		if h.UpdatedAt, ok = lastTime(data, "updatedAt"); !ok {
@@ -189,37 +266,14 @@ func lastTime(data []byte, key string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// openRegular opens a regular file for reading without following a symlink
-// at its path or blocking on a fifo, and refuses a larger file than readers
-// take.
-func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
-		}
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	} else if err == nil && fi.Size() > MaxFileSize {
-		err = fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
 // listBatch is how many names a listing reads from the folder at a time.
 const listBatch = 1024
 
 // EachHead calls fn with the head of every status file, one at a time, in
 // the order the folder lists them; a file that cannot be read comes with
-// its error (a warning, never the end of the listing). Memory stays the
-// same whatever the number of sessions. times asks for startedAt and
+// its error (a warning, never the end of the listing). The heads of a batch
+// of names are read in parallel; memory stays the same whatever the number
+// of sessions. times asks for startedAt and
 // updatedAt too, which sit at the end of a file.
 func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 	if err := d.Check(SessionsDir); err != nil {
@@ -235,23 +289,27 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 	defer f.Close()
 	for {
 		names, err := f.Readdirnames(listBatch)
+		var files []string
 		for _, n := range names {
-			if strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".json") {
-				continue // temp files and strangers
+			if !strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".json") {
+				files = append(files, n) // not temp files and strangers
 			}
-			name := strings.TrimSuffix(n, ".json")
-			var h *Head
-			var herr error
+		}
+		heads := make([]*Head, len(files))
+		errs := make([]error, len(files))
+		inParallel(len(files), func(i int) {
 			if times {
-				h, herr = readHeadTimes(d.Path(SessionsDir, n))
+				heads[i], errs[i] = readHeadTimes(d.Path(SessionsDir, files[i]))
 			} else {
-				h, herr = readHead(d.Path(SessionsDir, n), false)
+				heads[i], errs[i] = readHead(d.Path(SessionsDir, files[i]))
 			}
-			if h == nil {
-				h = &Head{}
+			if heads[i] == nil {
+				heads[i] = &Head{}
 			}
-			h.Name = name
-			if err := fn(h, herr); err != nil {
+			heads[i].Name = strings.TrimSuffix(files[i], ".json")
+		})
+		for i, h := range heads {
+			if err := fn(h, errs[i]); err != nil {
 				return err
 			}
 		}

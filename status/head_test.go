@@ -58,7 +58,7 @@ func TestHeadOfOtherFiles(t *testing.T) {
 		}
 	}
 	os.WriteFile(dir+"/f.json", []byte(`{"schema": 2, "session": "f", "pid": 1}`), 0o600)
-	if _, err := readHead(dir+"/f.json", false); err == nil || !strings.Contains(err.Error(), "schema 2") {
+	if _, err := readHead(dir + "/f.json"); err == nil || !strings.Contains(err.Error(), "schema 2") {
 		t.Errorf("future schema: %v", err)
 	}
 }
@@ -72,4 +72,35 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n += k
 	return k, err
+}
+
+// A file in Encode's layout is read by its lines, and agrees with the
+// decoder; a compact one (another writer's) falls back to the decoder.
+func TestHeadByLines(t *testing.T) {
+	s := realistic("hl", os.Getpid(), "t7", 2)
+	s.PIDStart = "boot/42"
+	s.Normalize()
+	data, err := Encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLines, ok := headByLines(data)
+	if !ok {
+		t.Fatal("a file in Encode's layout was not read by its lines")
+	}
+	decoded, err := decodeHead(bytes.NewReader(data), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byLines.Session != decoded.Session || byLines.PID != decoded.PID || byLines.PIDStart != decoded.PIDStart ||
+		byLines.Host != decoded.Host || len(byLines.Terminals) != len(decoded.Terminals) || *byLines.Terminal != *decoded.Terminal {
+		t.Errorf("by lines %+v, decoded %+v", byLines, decoded)
+	}
+	compact := []byte(`{"schema":1,"session":"c","pid":3,"pidStart":"b/1","host":"h","terminals":[{"from":"X","id":"t1"}]}`)
+	if _, ok := headByLines(compact); ok {
+		t.Error("a compact file was read by lines")
+	}
+	if h, err := headOf(compact); err != nil || h.PID != 3 || len(h.Terminals) != 1 {
+		t.Errorf("compact: %+v, %v", h, err)
+	}
 }

@@ -9,8 +9,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The terminal index lets a reader find "the session in terminal t7" without
@@ -347,16 +350,29 @@ func sessionNames(dir string) ([]string, error) {
 // readNames lists a folder's names, unsorted and without a stat per name.
 // It opens only a real folder: a fifo planted in its place would block the
 // open, and a link would lead the reader elsewhere.
+// Raw system calls, not an os.File: gc lists every terminal's folder, and
+// registering each with Go's poller would cost as much as the listing.
 func readNames(dir string) ([]string, error) {
-	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		if errors.Is(err, unix.ELOOP) {
 			return nil, fmt.Errorf("%w: %s", ErrSymlink, dir)
 		}
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	defer f.Close()
-	return f.Readdirnames(-1)
+	defer unix.Close(fd)
+	var names []string
+	buf := make([]byte, 8192)
+	for {
+		n, err := unix.ReadDirent(fd, buf)
+		if err != nil {
+			return nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
 }
 
 // Cleaned says what GC did.
@@ -412,7 +428,7 @@ func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 	if c.Temps, err = d.RemoveStaleTemps(now); err != nil {
 		return c, err
 	}
-	c.Leftovers, err = d.removeLeftovers(now)
+	c.Leftovers, err = d.removeLeftovers(now, func(name string) bool { return byName[name] != nil })
 	return c, err
 }
 
@@ -456,11 +472,12 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 	stale := func(s *Status, dir string) bool {
 		return s == nil || (dir != indexedDir && !s.hasTerminalDir(dir))
 	}
-	removed := 0
-	for _, dir := range dirs {
+	var removed atomic.Int64
+	inParallel(len(dirs), func(i int) {
+		dir := dirs[i]
 		markers, err := readNames(d.Path(TerminalsDir, dir))
 		if err != nil {
-			continue // a stranger that is not a folder, or a link to one
+			return // a stranger that is not a folder, or a link to one
 		}
 		left := len(markers)
 		for _, m := range markers {
@@ -474,7 +491,7 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 			now, err := readStatus(d.Path(SessionsDir, m+".json"))
 			if (err == nil || errors.Is(err, fs.ErrNotExist)) && stale(now, dir) {
 				if os.Remove(d.Path(TerminalsDir, dir, m)) == nil {
-					removed++
+					removed.Add(1)
 					left--
 				}
 			}
@@ -483,8 +500,8 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 		if dir != indexedDir && left == 0 {
 			os.Remove(d.Path(TerminalsDir, dir)) // only when empty: a writer may have marked it since
 		}
-	}
-	return removed, nil
+	})
+	return int(removed.Load()), nil
 }
 
 // CursorsDir holds, per session, where `jig session write --transcript`
@@ -500,8 +517,9 @@ const LeftoverGrace = 10 * time.Minute
 // files: cursors/, requests/ and locks/ files whose session has no status
 // file and that nobody touched for LeftoverGrace, and claim files of takers
 // that died mid-take. It never follows a link: a planted one is removed by
-// name.
-func (d *Dir) removeLeftovers(now time.Time) (int, error) {
+// name. listed says which sessions the caller just saw with a status file:
+// their files are passed over without a stat.
+func (d *Dir) removeLeftovers(now time.Time, listed func(name string) bool) (int, error) {
 	if err := d.Check(SessionsDir, CursorsDir, RequestsDir, LocksDir); err != nil {
 		return 0, err
 	}
@@ -514,15 +532,18 @@ func (d *Dir) removeLeftovers(now time.Time) (int, error) {
 		if err != nil {
 			return removed, err
 		}
+		ext := ".json"
+		if sub == LocksDir {
+			ext = ".lock"
+		}
 		for _, de := range des {
 			name := de.Name()
+			if listed(strings.TrimSuffix(name, ext)) {
+				continue
+			}
 			fi, err := de.Info()
 			if err != nil || now.Sub(fi.ModTime()) <= LeftoverGrace {
 				continue
-			}
-			ext := ".json"
-			if sub == LocksDir {
-				ext = ".lock"
 			}
 			switch {
 			case sub == RequestsDir && strings.HasPrefix(name, ".claim-"):

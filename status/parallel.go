@@ -1,0 +1,33 @@
+package status
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// inParallel runs work(i) for every i in [0, n) on up to GOMAXPROCS
+// goroutines, and returns when all are done. The passes over every session
+// (gc, list) spend their time in system calls, which one core alone only
+// waits on.
+func inParallel(n int, work func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			work(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				work(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
