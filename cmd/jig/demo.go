@@ -341,14 +341,20 @@ type demoReplay struct {
 	reader   *transcript.Reader
 	repos    *transcript.RepoFinder
 	live     demoLive
+	afresh   bool // the next step builds on no previous status
 }
 
 // start begins the replay afresh at the transcript's header: a status file
-// left by an earlier run or round is removed, not merged over.
+// left by an earlier run is removed, and one of the last round is replaced
+// at the next step rather than merged over (removing it would blink the
+// session out of every status bar between rounds).
 func (d *demoReplay) start(header []byte) error {
-	if err := d.dir.Remove(d.id); err != nil {
-		return err
+	if d.reader == nil {
+		if err := d.dir.Remove(d.id); err != nil {
+			return err
+		}
 	}
+	d.afresh = true
 	if err := os.WriteFile(d.file, append(header[:len(header):len(header)], '\n'), 0o600); err != nil {
 		return err
 	}
@@ -379,10 +385,14 @@ func (d *demoReplay) step(line []byte, en demoEntry, at time.Time) (*status.Stat
 	}
 	derived := d.reader.Derive(d.repos.Repo)
 	if _, err := d.dir.Update(d.id, at, func(prev *status.Status) (*status.Status, error) {
+		if d.afresh {
+			prev = nil
+		}
 		return d.e.buildStatus(prev, d.id, os.Getpid(), derived, patch)
 	}); err != nil {
 		return nil, err
 	}
+	d.afresh = false
 	found, err := d.dir.ForTerminal(d.term, d.e.liveness())
 	if err == nil && found == nil {
 		err = fmt.Errorf("the session is not found in terminal %s", d.term)
