@@ -99,10 +99,10 @@ func (w *Writer) output(in *Input) *status.Output {
 		return nil
 	}
 	if !filepath.IsAbs(p) {
-		if in.CWD == "" {
-			return nil
-		}
 		p = filepath.Join(in.CWD, p)
+	}
+	if !status.PlacedPath(p) {
+		return nil // relative to no known folder: the status file takes placed paths only
 	}
 	var res struct {
 		Type string `json:"type"`

@@ -62,6 +62,7 @@ type hookGroup struct {
 	Matcher *string          `json:"matcher,omitempty"`
 	Hooks   []map[string]any `json:"hooks"`
 	rest    map[string]json.RawMessage
+	changed bool // Hooks differ from the file's; else the file's bytes stay
 }
 
 func parseSettings(data []byte) (*settings, error) {
@@ -120,7 +121,9 @@ func (s *settings) setGroups(event string, gs []hookGroup) {
 		for k, v := range g.rest {
 			m[k] = v
 		}
-		m["hooks"], _ = json.Marshal(g.Hooks)
+		if g.changed {
+			m["hooks"], _ = json.Marshal(append([]map[string]any{}, g.Hooks...)) // [], never null
+		}
 		list = append(list, m)
 	}
 	s.hooks[event], _ = json.Marshal(list)
@@ -152,7 +155,9 @@ func withoutJig(gs []hookGroup, sub string) ([]hookGroup, bool) {
 		if len(kept) == 0 && len(g.Hooks) > 0 {
 			continue
 		}
-		g.Hooks = kept
+		if len(kept) < len(g.Hooks) {
+			g.Hooks, g.changed = kept, true
+		}
 		out = append(out, g)
 	}
 	return out, removed
@@ -179,7 +184,7 @@ func Install(data []byte, bin string) (out []byte, changed bool, notes []string,
 			continue
 		}
 		gs, _ = withoutJig(gs, "hook") // an older jig's entry goes
-		g := hookGroup{Hooks: []map[string]any{want}, rest: map[string]json.RawMessage{}}
+		g := hookGroup{Hooks: []map[string]any{want}, rest: map[string]json.RawMessage{}, changed: true}
 		if toolEvents[ev] {
 			g.rest["matcher"] = json.RawMessage(`"*"`)
 		}
@@ -236,7 +241,7 @@ func Uninstall(data []byte) (out []byte, changed bool, err error) {
 	for ev := range s.hooks {
 		gs, err := s.groups(ev)
 		if err != nil {
-			return nil, false, err
+			continue // not Claude's shape, so no hook of jig's either: left as it is
 		}
 		gs, removed := withoutJig(gs, "hook")
 		if removed {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -117,7 +118,8 @@ type Reader struct {
 	dev, ino uint64
 	size     int64
 	offset   int64
-	tail     []byte
+	tailHash uint64 // of the tailLen bytes before offset: a hash, never the bytes (no values)
+	tailLen  int
 	st       state
 	buf      []byte
 }
@@ -171,11 +173,12 @@ func (r *Reader) Update() error {
 	if err := r.read(f); err != nil {
 		return err
 	}
-	n := min(r.offset, tailLen)
-	r.tail = make([]byte, n)
-	if _, err := f.ReadAt(r.tail, r.offset-n); err != nil {
+	r.tailLen = int(min(r.offset, tailLen))
+	tail := make([]byte, r.tailLen)
+	if _, err := f.ReadAt(tail, r.offset-int64(r.tailLen)); err != nil {
 		return err
 	}
+	r.tailHash = hashOf(tail)
 	return nil
 }
 
@@ -184,8 +187,8 @@ func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
 	if dev != r.dev || ino != r.ino || size < r.offset {
 		return false
 	}
-	got := make([]byte, len(r.tail))
-	if _, err := f.ReadAt(got, r.offset-int64(len(got))); err != nil || !bytes.Equal(got, r.tail) {
+	got := make([]byte, r.tailLen)
+	if _, err := f.ReadAt(got, r.offset-int64(len(got))); err != nil || hashOf(got) != r.tailHash {
 		return false
 	}
 	return true
@@ -595,18 +598,19 @@ func msOf(iso string) int64 {
 }
 
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
-const cursorFormat = 1
+const cursorFormat = 2
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	Kind   string `json:"kind"` // "claude": the cursors folder also holds Pi's
-	Format int    `json:"format"`
-	Path   string `json:"path"`
-	Dev    uint64 `json:"dev"`
-	Ino    uint64 `json:"ino"`
-	Offset int64  `json:"offset"`
-	Tail   []byte `json:"tail"`
-	State  state  `json:"state"`
+	Kind     string `json:"kind"` // "claude": the cursors folder also holds Pi's
+	Format   int    `json:"format"`
+	Path     string `json:"path"`
+	Dev      uint64 `json:"dev"`
+	Ino      uint64 `json:"ino"`
+	Offset   int64  `json:"offset"`
+	TailHash uint64 `json:"tailHash"`
+	TailLen  int    `json:"tailLen"`
+	State    state  `json:"state"`
 }
 
 const cursorKind = "claude"
@@ -615,7 +619,7 @@ const cursorKind = "claude"
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
 	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, Dev: r.dev, Ino: r.ino,
-		Offset: r.offset, Tail: r.tail, State: r.st})
+		Offset: r.offset, TailHash: r.tailHash, TailLen: r.tailLen, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
@@ -630,11 +634,11 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		return nil, errors.New("cursor: not a Claude cursor of this format")
 	case c.Path != path:
 		return nil, errors.New("cursor: for another file")
-	case c.Offset < 0 || len(c.Tail) > tailLen || int64(len(c.Tail)) > c.Offset || (c.Offset > 0 && len(c.Tail) == 0):
+	case c.Offset < 0 || c.TailLen < 0 || c.TailLen > tailLen || int64(c.TailLen) > c.Offset || (c.Offset > 0 && c.TailLen == 0):
 		return nil, errors.New("cursor: out of range")
 	}
 	r := NewReader(path)
-	r.dev, r.ino, r.offset, r.size, r.tail, r.st = c.Dev, c.Ino, c.Offset, c.Offset, c.Tail, c.State
+	r.dev, r.ino, r.offset, r.size, r.tailHash, r.tailLen, r.st = c.Dev, c.Ino, c.Offset, c.Offset, c.TailHash, c.TailLen, c.State
 	if r.st.Pending == nil {
 		r.st.Pending = map[string]pending{}
 	}
@@ -642,4 +646,12 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		r.st.Outputs = map[string]Output{}
 	}
 	return r, nil
+}
+
+// hashOf is FNV-1a of b: enough to notice a file rewritten before the
+// cursor, and nothing of its content kept.
+func hashOf(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -212,5 +213,37 @@ func TestLongLineSkipped(t *testing.T) {
 	}
 	if d := r.Derive(nil); d.Skipped != 1 || d.Usage.Input != 1000 {
 		t.Errorf("skipped %d usage %+v", d.Skipped, d.Usage)
+	}
+}
+
+// The saved cursor keeps offsets, counts and hashes, never the bytes it
+// read: the transcript's last line may hold a secret a tool printed.
+func TestCursorKeepsNoValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	last := `{"type":"queue-operation","operation":"enqueue","sessionId":"` + sid + `","content":"export TOKEN=sk-live-SECRET42"}`
+	if err := os.WriteFile(path, []byte(strings.Join(fixture, "\n")+"\n"+last+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := r.MarshalCursor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, _ := os.ReadFile(path)
+	tail := base64.StdEncoding.EncodeToString(file[len(file)-64:]) // as a []byte field would hold it
+	for _, secret := range []string{"SECRET42", "SECRET-", "sk-live", tail} {
+		if strings.Contains(string(data), secret) {
+			t.Errorf("the cursor holds %q: %s", secret, data)
+		}
+	}
+	back, err := RestoreReader(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Update(); err != nil || back.Offset() != r.Offset() {
+		t.Errorf("restored: offset %d, %v; want %d", back.Offset(), err, r.Offset())
 	}
 }
