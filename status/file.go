@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -255,35 +254,8 @@ func (d *Dir) remove(session string) error {
 	return nil
 }
 
-// Entry is one status file found in the folder: its status, or why it could
-// not be read.
+// Entry is a status file that could not be read, and why.
 type Entry struct {
-	Name   string // the file's name without .json
-	Status *Status
-	Err    error
-}
-
-// List reads every status file. Files that cannot be read come back with
-// their error, for a warning; they never stop the listing.
-func (d *Dir) List() ([]Entry, error) {
-	if err := d.Check(SessionsDir); err != nil {
-		return nil, err
-	}
-	des, err := os.ReadDir(d.Path(SessionsDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []Entry
-	for _, de := range des {
-		n := de.Name()
-		if strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".json") {
-			continue // temp files and strangers
-		}
-		s, err := readStatus(d.Path(SessionsDir, n))
-		out = append(out, Entry{Name: strings.TrimSuffix(n, ".json"), Status: s, Err: err})
-	}
-	return out, nil
+	Name string // the file's name without .json
+	Err  error
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
+	"jig/status"
 )
 
 // completionRequest is the last argument the completion scripts add to the
@@ -113,23 +114,20 @@ func (e *env) liveIDs() (sessions, terminals []string) {
 	if err != nil {
 		return nil, nil
 	}
-	entries, err := dir.List()
-	if err != nil {
-		return nil, nil
-	}
-	live := e.liveness()
+	live := e.liveness().Memo()
 	seen := map[string]bool{}
-	for _, en := range entries {
-		if en.Err != nil || !live.Alive(en.Status) {
-			continue
+	dir.EachHead(false, func(h *status.Head, err error) error {
+		if err != nil || !live.Alive(h.Status()) {
+			return nil
 		}
-		sessions = append(sessions, en.Status.Session)
-		for _, t := range en.Status.Terminals {
+		sessions = append(sessions, h.Session)
+		for _, t := range h.Terminals {
 			if !seen[t.ID] {
 				seen[t.ID] = true
 				terminals = append(terminals, t.ID)
 			}
 		}
-	}
+		return nil
+	})
 	return sessions, terminals
 }

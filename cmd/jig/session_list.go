@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,12 +44,12 @@ func sessionListCommand(e *env) *cli.Command {
 				return err
 			}
 			live := e.liveness().Memo()
-			var heads []*status.Head // a few hundred bytes a session, whatever its file holds
+			var heads []listed // what the order needs, whatever each file holds
 			err = dir.EachHead(true, func(h *status.Head, err error) error {
 				if err != nil {
 					e.warnf(c, "skipped %v", err)
 				} else if c.Bool("all") || live.Alive(h.Status()) {
-					heads = append(heads, h)
+					heads = append(heads, listed{h.Name, h.UpdatedAt})
 				}
 				return nil
 			})
@@ -56,10 +57,10 @@ func sessionListCommand(e *env) *cli.Command {
 				return errorf(c, exitStateDir, "%v", err)
 			}
 			sort.Slice(heads, func(i, j int) bool {
-				if a, b := heads[i].UpdatedAt, heads[j].UpdatedAt; !a.Equal(b) {
+				if a, b := heads[i].updated, heads[j].updated; !a.Equal(b) {
 					return a.After(b)
 				}
-				return heads[i].Name < heads[j].Name // the folder's order is no order
+				return heads[i].name < heads[j].name // the folder's order is no order
 			})
 			if doc != nil {
 				var array bytes.Buffer
@@ -73,9 +74,13 @@ func sessionListCommand(e *env) *cli.Command {
 			}
 			var list []*status.Status
 			for _, h := range heads {
-				s, err := dir.Read(h.Session)
+				data, err := dir.ReadRaw(h.name)
 				if err != nil {
 					continue // ended since the listing
+				}
+				s, err := status.Decode(data)
+				if err != nil {
+					continue
 				}
 				s.Outputs, s.Recent, s.ContextDetail = nil, nil, nil // the table shows none of them
 				list = append(list, s)
@@ -96,28 +101,20 @@ func sessionListCommand(e *env) *cli.Command {
 	}
 }
 
-// warnSkipped says on stderr which status files could not be read, and
-// returns the ones that could.
-func (e *env) warnSkipped(c *cli.Context, entries []status.Entry) []*status.Status {
-	var ok []*status.Status
-	for _, en := range entries {
-		if en.Err != nil {
-			e.warnf(c, "skipped %v", en.Err)
-			continue
-		}
-		ok = append(ok, en.Status)
-	}
-	return ok
+// listed is one session of a listing: its file's name and when it changed.
+type listed struct {
+	name    string
+	updated time.Time
 }
 
 // writeJSONList prints the files as one JSON array, each as written, one
 // at a time: its bytes are passed through, never decoded whole.
-func (e *env) writeJSONList(c *cli.Context, out io.Writer, dir *status.Dir, heads []*status.Head) error {
+func (e *env) writeJSONList(c *cli.Context, out io.Writer, dir *status.Dir, heads []listed) error {
 	w := bufio.NewWriterSize(out, 64<<10)
 	w.WriteString("[")
 	n := 0
 	for _, h := range heads {
-		data, err := dir.ReadRaw(h.Name)
+		data, err := dir.ReadRaw(h.name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // ended since the listing
 		}
@@ -259,20 +256,24 @@ func (e *env) findSession(c *cli.Context) (*status.Status, error) {
 // knows (a plain shell, a script): the one live session on this machine,
 // when there is exactly one.
 func (e *env) onlyLiveSession(c *cli.Context, dir *status.Dir) (*status.Status, error) {
-	entries, err := dir.List()
+	live := e.liveness().Memo()
+	var found []string
+	err := dir.EachHead(false, func(h *status.Head, err error) error {
+		if err == nil && live.Alive(h.Status()) {
+			found = append(found, h.Session)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, errorf(c, exitStateDir, "%v", err)
 	}
-	live := e.liveness()
-	var found []*status.Status
-	for _, en := range entries {
-		if en.Err == nil && live.Alive(en.Status) {
-			found = append(found, en.Status)
-		}
-	}
 	switch len(found) {
 	case 1:
-		return found[0], nil
+		s, err := dir.Read(found[0])
+		if err != nil {
+			return nil, errorf(c, exitNone, "the one live session has ended meanwhile: %v", err)
+		}
+		return s, nil
 	case 0:
 		return nil, errorf(c, exitNone, "no terminal id in the environment (see jig terminal) and no live session")
 	}
