@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -394,7 +395,8 @@ type Cleaned struct {
 // never has its session or its index entry removed.
 func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 	var c Cleaned
-	byName := map[string]*Status{} // heads only: memory grows by a few hundred bytes a session
+	// each listed session's terminal folders: a few dozen bytes a session
+	byName := map[string][]string{}
 	live = live.Memo()
 	err := d.EachHead(false, func(h *Head, err error) error {
 		switch {
@@ -414,7 +416,7 @@ func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 				c.Sessions = append(c.Sessions, h.Session)
 			}
 		default:
-			byName[h.Name] = h.Status()
+			byName[h.Name] = terminalDirs(h.Terminals)
 		}
 		return nil
 	})
@@ -428,7 +430,7 @@ func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 	if c.Temps, err = d.RemoveStaleTemps(now); err != nil {
 		return c, err
 	}
-	c.Leftovers, err = d.removeLeftovers(now, func(name string) bool { return byName[name] != nil })
+	c.Leftovers, err = d.removeLeftovers(now, func(name string) bool { _, ok := byName[name]; return ok })
 	return c, err
 }
 
@@ -454,7 +456,7 @@ func (d *Dir) removeEnded(session string, live Liveness) (bool, error) {
 // as it is then: a writer may have moved the session to that terminal since.
 // Markers of files that could not be read stay: the file may be mid-way
 // through a foreign write.
-func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error) {
+func (d *Dir) cleanIndex(byName map[string][]string, skipped []Entry) (int, error) {
 	if err := d.Check(TerminalsDir); err != nil {
 		return 0, err
 	}
@@ -469,8 +471,8 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 	if err != nil {
 		return 0, err
 	}
-	stale := func(s *Status, dir string) bool {
-		return s == nil || (dir != indexedDir && !s.hasTerminalDir(dir))
+	stale := func(dirs []string, listed bool, dir string) bool {
+		return !listed || (dir != indexedDir && !slices.Contains(dirs, dir))
 	}
 	var removed atomic.Int64
 	inParallel(len(dirs), func(i int) {
@@ -481,7 +483,7 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 		}
 		left := len(markers)
 		for _, m := range markers {
-			if keep[m] || !stale(byName[m], dir) {
+			if dirs, listed := byName[m]; keep[m] || !stale(dirs, listed, dir) {
 				continue
 			}
 			unlock, ok := d.tryLockName(m)
@@ -489,7 +491,11 @@ func (d *Dir) cleanIndex(byName map[string]*Status, skipped []Entry) (int, error
 				continue // a writer at work: next time
 			}
 			now, err := readStatus(d.Path(SessionsDir, m+".json"))
-			if (err == nil || errors.Is(err, fs.ErrNotExist)) && stale(now, dir) {
+			var nowDirs []string
+			if now != nil {
+				nowDirs = terminalDirs(now.Terminals)
+			}
+			if (err == nil || errors.Is(err, fs.ErrNotExist)) && stale(nowDirs, now != nil, dir) {
 				if os.Remove(d.Path(TerminalsDir, dir, m)) == nil {
 					removed.Add(1)
 					left--
@@ -569,6 +575,15 @@ func (d *Dir) removeLeftovers(now time.Time, listed func(name string) bool) (int
 		}
 	}
 	return removed, nil
+}
+
+// terminalDirs are the index folders of a session's terminals.
+func terminalDirs(ts []TerminalID) []string {
+	dirs := make([]string, len(ts))
+	for i, t := range ts {
+		dirs[i] = SafeName(t.ID)
+	}
+	return dirs
 }
 
 // isRealDir reports whether p is a folder itself, not a link to one.
