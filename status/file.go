@@ -169,6 +169,12 @@ func WriteFileAtomic(path string, data []byte) error {
 // ReadFileNoFollow reads a regular file without following a symlink at its
 // path, up to MaxFileSize.
 func ReadFileNoFollow(path string) ([]byte, error) {
+	return readFileInto(path, nil)
+}
+
+// readFileInto is ReadFileNoFollow reading into buf's space when it is
+// large enough: a pass over thousands of files reuses one buffer.
+func readFileInto(path string, buf []byte) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
@@ -189,9 +195,12 @@ func ReadFileNoFollow(path string) ([]byte, error) {
 	}
 	// One read of the size the file has; a file grown since is read on, up
 	// to the limit.
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+512))
-	_, err = buf.ReadFrom(io.LimitReader(f, MaxFileSize+1))
-	return buf.Bytes(), err
+	if int64(cap(buf)) < fi.Size()+512 {
+		buf = make([]byte, 0, fi.Size()+512)
+	}
+	b := bytes.NewBuffer(buf[:0])
+	_, err = b.ReadFrom(io.LimitReader(f, MaxFileSize+1))
+	return b.Bytes(), err
 }
 
 // Read returns the status of a session id.

@@ -172,28 +172,15 @@ func headByLines(data []byte) (*Head, bool) {
 
 // readHead reads the head of one status file, its first headRead bytes,
 // without following a symlink or blocking on a fifo, and reads the whole
-// file only when its head is longer. Raw system
-// calls, not an os.File: registering each file with Go's poller costs as
-// much as reading its head, and gc reads thousands.
+// file only when its head is longer. Raw system calls, not an os.File:
+// registering each file with Go's poller costs as much as reading its
+// head, and gc reads thousands.
 func readHead(path string) (*Head, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, _, err := openRaw(path)
 	if err != nil {
-		if errors.Is(err, unix.ELOOP) {
-			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
-		}
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
-	}
-	switch {
-	case st.Mode&unix.S_IFMT != unix.S_IFREG:
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	case st.Size > MaxFileSize:
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
-	}
 	buf := make([]byte, headRead)
 	n, err := unix.Read(fd, buf)
 	if err != nil {
@@ -213,27 +200,75 @@ func readHead(path string) (*Head, error) {
 	return h, nil
 }
 
+// tailRead is how much of a file's end readHeadTimes reads for its times.
+const tailRead = 512
+
 // readHeadTimes is readHead with startedAt and updatedAt, which jig writes
-// last: the head is decoded from the start and the times found from the end,
-// so the outputs between are never decoded.
+// last: the head is read from the start and the times from the last bytes,
+// so the outputs between are never read. A file not in jig's layout is read
+// and decoded whole.
 func readHeadTimes(path string) (*Head, error) {
-	data, err := ReadFileNoFollow(path)
+	fd, size, err := openRaw(path)
 	if err != nil {
 		return nil, err
 	}
-	h, err := headOf(data)
+	defer unix.Close(fd)
+	buf := make([]byte, headRead+tailRead)
+	n, err := unix.Read(fd, buf[:headRead])
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	h, err := headOf(buf[:n])
 	if err == nil {
+		tail := buf[headRead:]
+		at := max(size-tailRead, 0)
+		k, rerr := unix.Pread(fd, tail, at)
 		var ok bool
-		if h.UpdatedAt, ok = lastTime(data, "updatedAt"); !ok {
-			h, err = decodeHead(bytes.NewReader(data), true) // not jig's order
-		} else if h.StartedAt.IsZero() {
-			h.StartedAt, _ = lastTime(data, "startedAt")
+		if rerr == nil {
+			h.UpdatedAt, ok = lastTime(tail[:k], "updatedAt")
+		}
+		if ok && h.StartedAt.IsZero() {
+			h.StartedAt, ok = lastTime(tail[:k], "startedAt")
+		}
+		if ok {
+			return h, nil
 		}
 	}
+	data, err := ReadFileNoFollow(path) // not jig's layout: decoded in order
 	if err != nil {
+		return nil, err
+	}
+	if h, err = decodeHead(bytes.NewReader(data), true); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil
+}
+
+// openRaw opens a regular status file for reading with plain system calls,
+// without following a symlink or blocking on a fifo, and gives its size.
+func openRaw(path string) (int, int64, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			return -1, 0, fmt.Errorf("%w: %s", ErrSymlink, path)
+		}
+		return -1, 0, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	err = unix.Fstat(fd, &st)
+	switch {
+	case err != nil:
+		err = &fs.PathError{Op: "stat", Path: path, Err: err}
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		err = fmt.Errorf("%s is not a regular file", path)
+	case st.Size > MaxFileSize:
+		err = fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return -1, 0, err
+	}
+	return fd, st.Size, nil
 }
 
 // lastTime finds a time field near the end of a status file as jig writes
@@ -323,12 +358,13 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 }
 
 // ReadRaw returns a status file's bytes as they are, for readers that pass
-// the document on (session list --json). It checks the bytes are one JSON
+// the document on (session list --json), in buf's space when it is large
+// enough (the result then aliases buf). It checks the bytes are one JSON
 // object by their ends only: EachHead with times has read the file as far
 // as its layout allows, and decoded in full one that is not in jig's.
-func (d *Dir) ReadRaw(name string) ([]byte, error) {
+func (d *Dir) ReadRaw(name string, buf []byte) ([]byte, error) {
 	path := d.Path(SessionsDir, name+".json")
-	data, err := ReadFileNoFollow(path)
+	data, err := readFileInto(path, buf)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func sessionListCommand(e *env) *cli.Command {
 			}
 			var list []*status.Status
 			for _, h := range heads {
-				data, err := dir.ReadRaw(h.name)
+				data, err := dir.ReadRaw(h.name, nil)
 				if err != nil {
 					continue // ended since the listing
 				}
@@ -113,8 +113,10 @@ func (e *env) writeJSONList(c *cli.Context, out io.Writer, dir *status.Dir, head
 	w := bufio.NewWriterSize(out, 64<<10)
 	w.WriteString("[")
 	n := 0
+	var buf []byte // one file's bytes at a time, the buffer reused
 	for _, h := range heads {
-		data, err := dir.ReadRaw(h.name)
+		data, err := dir.ReadRaw(h.name, buf)
+		buf = data
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // ended since the listing
 		}
