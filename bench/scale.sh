@@ -100,7 +100,7 @@ row() { # name count file
 	echo "From \`bash bench/scale.sh $runs ${counts[*]}\` on $(nproc) cores ($(uname -m)), $(date -u +%Y-%m-%d)."
 	echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg). Every session names one live process"
 	echo "(this shell), so liveness costs one /proc read a pass; the files are bench/genstate's (24 KB: 50 + 50"
-	echo "outputs, 15 recent calls, a context detail). CPU is user + system time."
+	echo "outputs, 15 recent calls, a context detail). CPU is user + system time, which GNU time counts in 10 ms steps (coarse in the 500 rows)."
 	echo
 	cat "$work/table.md"
 } >bench/scale.md
