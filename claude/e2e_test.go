@@ -4,14 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,44 +29,9 @@ const waitLimit = 60 * time.Second
 
 const model = "claude-opus-5-5"
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	jigBin    string
-	buildErr  error
-)
+func TestMain(m *testing.M) { testsrc.Main(m) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-func buildJig(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "jig-claude-e2e-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binDir, jigBin = dir, filepath.Join(dir, "jig")
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..")
-		testsrc.Consult(root, ".go", ".mod", ".sum")
-		cmd := exec.Command("go", "build", "-o", jigBin, "./cmd/jig")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return jigBin
-}
+func buildJig(t *testing.T) string { return testsrc.Jig(t) }
 
 // world is one isolated Claude setup: its home, project, state dir and
 // scripted model.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,45 +30,11 @@ var piVersions = pitest.Versions
 
 const waitLimit = 30 * time.Second
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	jigBin    string
-	buildErr  error
-)
+func TestMain(m *testing.M) { testsrc.Main(m) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// buildJig builds the jig binary once for all the end-to-end tests.
-func buildJig(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "jig-e2e-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binDir, jigBin = dir, filepath.Join(dir, "jig")
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(file), "..")
-		testsrc.Consult(root, ".go", ".ts", ".mod", ".sum")
-		cmd := exec.Command("go", "build", "-o", jigBin, "./cmd/jig")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return jigBin
-}
+// buildJig is jig, built once for all the end-to-end tests; the extension's
+// TypeScript is an input too.
+func buildJig(t *testing.T) string { return testsrc.Jig(t, ".ts") }
 
 // world is one isolated Pi setup: its home, agent dir, project, state dir
 // and scripted model.

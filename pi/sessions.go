@@ -122,20 +122,28 @@ func (s *Sessions) Find(arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return MatchID(arg, s.Dir, infos, func(in *transcript.Info) (string, string) { return in.ID, in.File })
+}
+
+// MatchID is the file of the session whose id is arg, else of the one
+// session whose id starts with it: how `jig pi show ID` and `jig claude
+// show ID` find a transcript among those listed in folder.
+func MatchID[T any](arg, folder string, list []T, idFile func(T) (id, file string)) (string, error) {
 	var found []string
-	for _, in := range infos {
-		if in.ID == arg {
-			return in.File, nil
+	for _, in := range list {
+		id, file := idFile(in)
+		if id == arg {
+			return file, nil
 		}
-		if strings.HasPrefix(in.ID, arg) {
-			found = append(found, in.File)
+		if strings.HasPrefix(id, arg) {
+			found = append(found, file)
 		}
 	}
 	switch len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return "", fmt.Errorf("%s: no such file or session in %s", arg, s.Dir)
+		return "", fmt.Errorf("%s: no such file or session in %s", arg, folder)
 	}
 	return "", fmt.Errorf("%s: %d sessions start with it; give more of the id", arg, len(found))
 }

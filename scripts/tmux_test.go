@@ -7,9 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,43 +28,11 @@ func need(t *testing.T, program string) string {
 	return p
 }
 
-// jigBin is jig built once for this package's tests (TestMain).
-var jigBin string
+func TestMain(m *testing.M) { testsrc.Main(m) }
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "jig-scripts-test-")
-	if err != nil {
-		panic(err)
-	}
-	jigBin = filepath.Join(dir, "jig")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-var buildOnce sync.Once
-var buildErr error
-
-// buildJig builds jig (once) and returns its path.
-func buildJig(t *testing.T) string {
-	t.Helper()
-	testsrc.Consult("..", ".go", ".lua", ".sh", ".tmux", ".conf", ".mod", ".sum")
-	buildOnce.Do(func() {
-		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(gobin); err != nil {
-			gobin = "go"
-		}
-		cmd := exec.Command(gobin, "build", "-o", jigBin, "jig/cmd/jig")
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return jigBin
-}
+// buildJig is jig, built once for this package's tests; the snippets it
+// embeds are inputs too.
+func buildJig(t *testing.T) string { return testsrc.Jig(t, ".lua", ".sh", ".tmux", ".conf", ".py") }
 
 // poll calls check until it returns "" or the deadline passes, and fails
 // with check's last word.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"jig/claude"
 	cct "jig/claude/transcript"
+	"jig/pi"
 	"jig/render"
 	"jig/status"
 	"jig/transcript"
@@ -155,18 +155,8 @@ func claudeSessionsCommand(e *env) *cli.Command {
 			if err != nil {
 				return errorf(c, exitFailed, "%v", err)
 			}
-			if dir := c.String("cwd"); dir != "" {
-				abs, err := filepath.Abs(dir)
-				if err != nil {
-					return errorf(c, exitUsage, "--cwd: %v", err)
-				}
-				kept := infos[:0]
-				for _, in := range infos {
-					if filepath.Clean(in.CWD) == abs {
-						kept = append(kept, in)
-					}
-				}
-				infos = kept
+			if infos, err = inCWD(c, infos, func(in *cct.Info) string { return in.CWD }); err != nil {
+				return err
 			}
 			if c.Bool("json") {
 				if infos == nil {
@@ -249,22 +239,7 @@ func (e *env) findClaudeSession(arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var found []string
-	for _, in := range infos {
-		if in.ID == arg {
-			return in.File, nil
-		}
-		if strings.HasPrefix(in.ID, arg) {
-			found = append(found, in.File)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		return "", fmt.Errorf("%s: no such file or session in %s", arg, e.claudeProjectsDir())
-	}
-	return "", fmt.Errorf("%s: %d sessions start with it; give more of the id", arg, len(found))
+	return pi.MatchID(arg, e.claudeProjectsDir(), infos, func(in *cct.Info) (string, string) { return in.ID, in.File })
 }
 
 // printClaudeShow prints a transcript's summary for a person; every value

@@ -52,18 +52,8 @@ func piSessionsCommand(e *env) *cli.Command {
 				return errorf(c, exitFailed, "%v", err)
 			}
 			rows := pi.Rows(infos) // over all sessions: a parent may be in another cwd
-			if dir := c.String("cwd"); dir != "" {
-				abs, err := filepath.Abs(dir)
-				if err != nil {
-					return errorf(c, exitUsage, "--cwd: %v", err)
-				}
-				kept := rows[:0]
-				for _, in := range rows {
-					if filepath.Clean(in.CWD) == abs {
-						kept = append(kept, in)
-					}
-				}
-				rows = kept
+			if rows, err = inCWD(c, rows, func(r pi.Row) string { return r.CWD }); err != nil {
+				return err
 			}
 			if c.Bool("json") {
 				data, _ := json.MarshalIndent(rows, "", "  ")
@@ -88,6 +78,25 @@ func piSessionsCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// inCWD keeps the sessions started in --cwd's folder (all without it).
+func inCWD[T any](c *cli.Context, list []T, cwd func(T) string) ([]T, error) {
+	dir := c.String("cwd")
+	if dir == "" {
+		return list, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, errorf(c, exitUsage, "--cwd: %v", err)
+	}
+	kept := list[:0]
+	for _, in := range list {
+		if filepath.Clean(cwd(in)) == abs {
+			kept = append(kept, in)
+		}
+	}
+	return kept, nil
 }
 
 func dash(s string) string {

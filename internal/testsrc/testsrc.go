@@ -5,10 +5,15 @@
 package testsrc
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"testing"
 )
 
 // Consult stats every file under root whose name ends in one of exts,
@@ -29,4 +34,49 @@ func Consult(root string, exts ...string) {
 		}
 		return nil
 	})
+}
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	jigBin    string
+	buildErr  error
+)
+
+// Jig builds jig once for the test binary and returns its path. The files
+// a child process reads (exts beyond Go's own) are consulted every call, so
+// a change to them reruns the test. Main removes the binary at the end.
+func Jig(tb testing.TB, exts ...string) string {
+	tb.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	Consult(root, append([]string{".go", ".mod", ".sum"}, exts...)...)
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "jig-test-bin"); buildErr != nil {
+			return
+		}
+		jigBin = filepath.Join(binDir, "jig")
+		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(gobin); err != nil {
+			gobin = "go"
+		}
+		cmd := exec.Command(gobin, "build", "-o", jigBin, "./cmd/jig")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return jigBin
+}
+
+// Main runs a package's tests and then removes the jig Jig built.
+func Main(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
