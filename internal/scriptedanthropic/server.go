@@ -17,8 +17,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
 	"time"
+
+	"jig/internal/scripted"
 )
 
 // Reply is one model call's answer.
@@ -56,13 +57,8 @@ type Request struct {
 type Server struct {
 	URL string // base URL, for ANTHROPIC_BASE_URL
 
-	srv     *http.Server
-	mu      sync.Mutex
-	changed *sync.Cond
-	replies []Reply
-	reqs    []Request
-	closed  bool
-	n       int // messages streamed, for their ids
+	srv    *http.Server
+	script *scripted.Script[Reply, Request]
 }
 
 // Start listens on an ephemeral port of 127.0.0.1.
@@ -71,8 +67,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String()}
-	s.changed = sync.NewCond(&s.mu)
+	s := &Server{URL: "http://" + ln.Addr().String(), script: scripted.New[Reply, Request]()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", s.messages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", countTokens)
@@ -83,44 +78,20 @@ func Start() (*Server, error) {
 
 // Close stops the server and releases any request still waiting.
 func (s *Server) Close() {
-	s.mu.Lock()
-	s.closed = true
-	s.changed.Broadcast()
-	s.mu.Unlock()
+	s.script.Close()
 	s.srv.Close()
 }
 
 // Queue adds replies, answered in order, one per request.
-func (s *Server) Queue(r ...Reply) {
-	s.mu.Lock()
-	s.replies = append(s.replies, r...)
-	s.changed.Broadcast()
-	s.mu.Unlock()
-}
+func (s *Server) Queue(r ...Reply) { s.script.Queue(r...) }
 
 // Requests returns the requests received so far.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
+func (s *Server) Requests() []Request { return s.script.Requests() }
 
 // WaitRequests blocks until n requests have arrived, the server closed or
 // the time ran out, and reports whether they arrived.
 func (s *Server) WaitRequests(n int, limit time.Duration) bool {
-	timer := time.AfterFunc(limit, func() {
-		s.mu.Lock()
-		s.changed.Broadcast()
-		s.mu.Unlock()
-	})
-	defer timer.Stop()
-	deadline := time.Now().Add(limit)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.reqs) < n && !s.closed && time.Now().Before(deadline) {
-		s.changed.Wait()
-	}
-	return len(s.reqs) >= n
+	return s.script.WaitRequests(n, nil, limit)
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
@@ -140,31 +111,13 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	for _, t := range body.Tools {
 		req.Tools = append(req.Tools, t.Name)
 	}
-	s.mu.Lock()
-	s.reqs = append(s.reqs, req)
-	s.changed.Broadcast()
-	// Wait for the test to queue this request's reply, or for the agent
-	// to give up on it.
 	ctx := r.Context()
-	stop := context.AfterFunc(ctx, func() {
-		s.mu.Lock()
-		s.changed.Broadcast()
-		s.mu.Unlock()
-	})
-	defer stop()
-	for len(s.replies) == 0 && !s.closed && ctx.Err() == nil {
-		s.changed.Wait()
-	}
-	if len(s.replies) == 0 {
-		s.mu.Unlock()
+	reply, n, ok := s.script.Take(ctx, req)
+	if !ok {
 		http.Error(w, "no scripted reply", http.StatusServiceUnavailable)
 		return
 	}
-	reply := s.replies[0]
-	s.replies = s.replies[1:]
-	s.n++
-	id := fmt.Sprintf("msg_scripted%04d", s.n)
-	s.mu.Unlock()
+	id := fmt.Sprintf("msg_scripted%04d", n)
 	if reply.Model == "" {
 		reply.Model = body.Model
 	}

@@ -9,13 +9,13 @@
 package scriptedmodel
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"sync"
+
+	"jig/internal/scripted"
 )
 
 // Reply is one model call's answer.
@@ -48,12 +48,8 @@ type Request struct {
 type Server struct {
 	URL string // base URL, ending in /v1
 
-	srv     *http.Server
-	mu      sync.Mutex
-	changed *sync.Cond
-	replies []Reply
-	reqs    []Request
-	closed  bool
+	srv    *http.Server
+	script *scripted.Script[Reply, Request]
 }
 
 // Start listens on an ephemeral port of 127.0.0.1.
@@ -62,8 +58,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String() + "/v1"}
-	s.changed = sync.NewCond(&s.mu)
+	s := &Server{URL: "http://" + ln.Addr().String() + "/v1", script: scripted.New[Reply, Request]()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.complete)
 	s.srv = &http.Server{Handler: mux}
@@ -73,53 +68,20 @@ func Start() (*Server, error) {
 
 // Close stops the server and releases any request still waiting.
 func (s *Server) Close() {
-	s.mu.Lock()
-	s.closed = true
-	s.changed.Broadcast()
-	s.mu.Unlock()
+	s.script.Close()
 	s.srv.Close()
 }
 
 // Queue adds replies, answered in order, one per request.
-func (s *Server) Queue(r ...Reply) {
-	s.mu.Lock()
-	s.replies = append(s.replies, r...)
-	s.changed.Broadcast()
-	s.mu.Unlock()
-}
+func (s *Server) Queue(r ...Reply) { s.script.Queue(r...) }
 
 // Requests returns the requests received so far.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
+func (s *Server) Requests() []Request { return s.script.Requests() }
 
 // WaitRequests blocks until n requests have arrived or done is closed, and
 // reports whether they arrived.
 func (s *Server) WaitRequests(n int, done <-chan struct{}) bool {
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		select {
-		case <-done:
-			s.mu.Lock()
-			s.changed.Broadcast()
-			s.mu.Unlock()
-		case <-stop:
-		}
-	}()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.reqs) < n && !s.closed {
-		select {
-		case <-done:
-			return false
-		default:
-		}
-		s.changed.Wait()
-	}
-	return len(s.reqs) >= n
+	return s.script.WaitRequests(n, done, 0)
 }
 
 func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
@@ -139,29 +101,11 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	for _, t := range body.Tools {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
-	s.mu.Lock()
-	s.reqs = append(s.reqs, req)
-	s.changed.Broadcast()
-	// Wait for the test to queue this request's reply, or for the agent
-	// to give up on it.
-	ctx := r.Context()
-	stop := context.AfterFunc(ctx, func() {
-		s.mu.Lock()
-		s.changed.Broadcast()
-		s.mu.Unlock()
-	})
-	defer stop()
-	for len(s.replies) == 0 && !s.closed && ctx.Err() == nil {
-		s.changed.Wait()
-	}
-	if len(s.replies) == 0 {
-		s.mu.Unlock()
+	reply, _, ok := s.script.Take(r.Context(), req)
+	if !ok {
 		http.Error(w, "no scripted reply", http.StatusServiceUnavailable)
 		return
 	}
-	reply := s.replies[0]
-	s.replies = s.replies[1:]
-	s.mu.Unlock()
 	stream(w, reply)
 }
 
