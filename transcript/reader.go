@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -335,66 +334,18 @@ var errBranchUnknown = errors.New("entry on a branch the cursor does not hold")
 func (r *Reader) read(f *os.File) error {
 	r.file = f
 	defer func() { r.file = nil }()
-	// an update after an append reads a few KB: size the buffer to it
-	want := int(min(int64(chunk), max(r.size-r.offset+1, 4096)))
-	if cap(r.buf) < want {
-		r.buf = make([]byte, 0, want)
-	}
-	buf := r.buf[:0]
-	pos := r.offset   // file position of buf[0]
-	skipping := false // inside an over-long line
-	var skipStart int64
-	for {
-		if len(buf) == cap(buf) {
-			if len(buf) >= lineLimit {
-				if !skipping {
-					skipping, skipStart = true, pos
-				}
-				pos += int64(len(buf))
-				buf = buf[:0]
-			} else {
-				nb := make([]byte, len(buf), 2*cap(buf))
-				copy(nb, buf)
-				buf = nb
-			}
-		}
-		n, err := f.ReadAt(buf[len(buf):cap(buf)], pos+int64(len(buf)))
-		buf = buf[:len(buf)+n]
-		// consume every complete line in buf
-		start := 0
-		for {
-			nl := bytes.IndexByte(buf[start:], '\n')
-			if nl < 0 {
-				break
-			}
-			ln := buf[start : start+nl]
-			lineOff := pos + int64(start)
+	var err error
+	r.offset, r.buf, err = Lines(f, r.offset, r.size, r.buf, lineLimit,
+		func(b []byte, off int64) error {
 			r.lineNo++
-			if skipping {
-				skipping = false
-				r.badLine(skipStart, "line too long")
-			} else if perr := r.line(ln, lineOff); perr != nil {
-				return perr
-			}
-			start += nl + 1
-			r.offset = pos + int64(start)
-		}
-		if start > 0 {
-			rest := copy(buf, buf[start:])
-			pos += int64(start)
-			buf = buf[:rest]
-		}
-		if err == io.EOF || n == 0 && err == nil {
-			break
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if cap(buf) <= 4*chunk {
-		r.buf = buf[:0]
-	} else {
-		r.buf = nil // do not keep a huge line's buffer
+			return r.line(b, off)
+		},
+		func(off int64) {
+			r.lineNo++
+			r.badLine(off, "line too long")
+		})
+	if err != nil {
+		return err
 	}
 	if !r.hasHeader && r.offset > 0 {
 		// complete lines, none of them a header: Pi writes the header first

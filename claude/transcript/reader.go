@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,16 +23,16 @@ import (
 	"time"
 
 	"jig/status"
+	pi "jig/transcript"
 )
 
 // Limits.
 const (
 	MaxLine     = 32 << 20 // a longer line is skipped unread
-	chunk       = 256 << 10
-	tailLen     = 64  // bytes before the cursor that must not change
-	keptIDs     = 64  // message ids remembered for deduplicating usage
-	maxPending  = 200 // tool calls waiting for their result
-	maxNames    = 256 // offered and deferred tools, and skills
+	tailLen     = 64       // bytes before the cursor that must not change
+	keptIDs     = 64       // message ids remembered for deduplicating usage
+	maxPending  = 200      // tool calls waiting for their result
+	maxNames    = 256      // offered and deferred tools, and skills
 	syntheticID = "<synthetic>"
 )
 
@@ -197,62 +196,16 @@ func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
 // lineLimit is MaxLine; tests lower it.
 var lineLimit = MaxLine
 
-// read consumes complete lines from r.offset on.
+// read consumes complete lines from r.offset on, as Pi's reader does.
 func (r *Reader) read(f *os.File) error {
-	want := int(min(int64(chunk), max(r.size-r.offset+1, 4096)))
-	if cap(r.buf) < want {
-		r.buf = make([]byte, 0, want)
-	}
-	buf := r.buf[:0]
-	pos := r.offset
-	skipping := false
-	for {
-		if len(buf) == cap(buf) {
-			if len(buf) >= lineLimit {
-				skipping = true // the rest of this line is dropped unread
-				pos += int64(len(buf))
-				buf = buf[:0]
-			} else {
-				nb := make([]byte, len(buf), 2*cap(buf))
-				copy(nb, buf)
-				buf = nb
-			}
-		}
-		n, err := f.ReadAt(buf[len(buf):cap(buf)], pos+int64(len(buf)))
-		buf = buf[:len(buf)+n]
-		start := 0
-		for {
-			nl := bytes.IndexByte(buf[start:], '\n')
-			if nl < 0 {
-				break
-			}
-			if skipping || nl > lineLimit {
-				skipping = false
-				r.st.Skipped++
-			} else {
-				r.line(buf[start : start+nl])
-			}
-			start += nl + 1
-			r.offset = pos + int64(start)
-		}
-		if start > 0 {
-			rest := copy(buf, buf[start:])
-			pos += int64(start)
-			buf = buf[:rest]
-		}
-		if err == io.EOF || n == 0 && err == nil {
-			break
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if cap(buf) <= 4*chunk {
-		r.buf = buf[:0]
-	} else {
-		r.buf = nil
-	}
-	return nil
+	var err error
+	r.offset, r.buf, err = pi.Lines(f, r.offset, r.size, r.buf, lineLimit,
+		func(b []byte, _ int64) error {
+			r.line(b)
+			return nil
+		},
+		func(int64) { r.st.Skipped++ })
+	return err
 }
 
 // entry is the part of a transcript line the reader uses. Fields whose
