@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -165,7 +164,7 @@ func claudeSessionsCommand(e *env) *cli.Command {
 				data, _ := json.MarshalIndent(infos, "", "  ")
 				fmt.Fprintf(e.stdout, "%s\n", data)
 			} else if len(infos) > 0 {
-				tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+				tw := render.NewColumns(e.stdout)
 				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tCWD\tFILE")
 				for _, in := range infos {
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", render.Clean(in.ID), render.Clean(dash(in.Started)),
@@ -246,7 +245,7 @@ func (e *env) findClaudeSession(arg string) (string, error) {
 // from the file goes through render.Clean.
 func printClaudeShow(e *env, d *transcript.Derived, offered, deferred []string) {
 	cl := render.Clean
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	w := render.NewColumns(e.stdout)
 	fmt.Fprintf(w, "session\t%s\n", cl(d.Header.ID))
 	fmt.Fprintf(w, "file\t%s\n", cl(d.File))
 	fmt.Fprintf(w, "started\t%s\n", cl(dash(d.Header.Timestamp)))
@@ -257,34 +256,9 @@ func printClaudeShow(e *env, d *transcript.Derived, offered, deferred []string) 
 	}
 	fmt.Fprintf(w, "model\t%s\n", cl(model))
 	fmt.Fprintf(w, "effort\t%s\n", cl(dash(d.Thinking)))
-	cost := "unknown (Claude has not said it since the last reply)"
-	if d.Usage.Cost != nil {
-		cost = fmt.Sprintf("$%.4f", *d.Usage.Cost)
-	}
-	fmt.Fprintf(w, "usage\tinput %d, output %d, cache read %d, cache write %d, cost %s\n",
-		d.Usage.Input, d.Usage.Output, d.Usage.CacheRead, d.Usage.CacheWrite, cost)
-	ctx := "unknown until the next reply"
-	if d.ContextTokens != nil {
-		ctx = fmt.Sprintf("%d tokens", *d.ContextTokens)
-	}
-	fmt.Fprintf(w, "context\t%s\n", ctx)
+	printUsage(w, d, "unknown (Claude has not said it since the last reply)", "unknown until the next reply")
 	fmt.Fprintf(w, "tools\t%d offered, %d deferred\n", len(offered), len(deferred))
 	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
 	w.Flush()
-	fmt.Fprintf(e.stdout, "\noutputs (%d)\n", len(d.Outputs))
-	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	for _, o := range d.Outputs {
-		repo := "-"
-		if o.Repo != nil {
-			repo = *o.Repo
-		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", o.Action, o.At.Format(time.RFC3339), cl(o.Path), cl(repo))
-	}
-	w.Flush()
-	fmt.Fprintf(e.stdout, "\nrecent calls (%d, newest first)\n", len(d.Recent))
-	w = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	for _, c := range d.Recent {
-		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", c.At.Format(time.RFC3339), cl(c.Tool), dash(c.Action), c.Outcome)
-	}
-	w.Flush()
+	printOutputsAndCalls(e, d)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -212,21 +213,33 @@ func printShow(e *env, d *transcript.Derived, lin []pi.LineageStep) {
 	}
 	fmt.Fprintf(w, "model\t%s\n", render.Clean(model))
 	fmt.Fprintf(w, "thinking\t%s\n", render.Clean(d.Thinking))
-	cost := "unknown (a call had no price)"
+	printUsage(w, d, "unknown (a call had no price)", "unknown until the next reply (compacted)")
+	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
+	w.Flush()
+	printOutputsAndCalls(e, d)
+}
+
+// printUsage prints a transcript's usage and context lines, saying why one
+// is unknown as the agent's reader knows it.
+func printUsage(w io.Writer, d *transcript.Derived, unknownCost, unknownContext string) {
+	cost := unknownCost
 	if d.Usage.Cost != nil {
 		cost = fmt.Sprintf("$%.4f", *d.Usage.Cost)
 	}
 	fmt.Fprintf(w, "usage\tinput %d, output %d, cache read %d, cache write %d, cost %s\n",
 		d.Usage.Input, d.Usage.Output, d.Usage.CacheRead, d.Usage.CacheWrite, cost)
-	ctx := "unknown until the next reply (compacted)"
+	ctx := unknownContext
 	if d.ContextTokens != nil {
 		ctx = fmt.Sprintf("%d tokens", *d.ContextTokens)
 	}
 	fmt.Fprintf(w, "context\t%s\n", ctx)
-	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
-	w.Flush()
+}
+
+// printOutputsAndCalls prints a transcript's outputs and recent calls, as
+// jig pi show and jig claude show end.
+func printOutputsAndCalls(e *env, d *transcript.Derived) {
 	fmt.Fprintf(e.stdout, "\noutputs (%d)\n", len(d.Outputs))
-	w = render.NewColumns(e.stdout)
+	w := render.NewColumns(e.stdout)
 	for _, o := range d.Outputs {
 		repo := "-"
 		if o.Repo != nil {
