@@ -127,3 +127,20 @@ func TestHookUnplacedPath(t *testing.T) {
 		t.Errorf("status %+v, %v; want busy and no output", s, err)
 	}
 }
+
+// A hook's input may name the model and the effort as plain strings, where
+// the statusLine's JSON has objects: both are read, neither refused.
+func TestInputModelShapes(t *testing.T) {
+	for _, data := range []string{
+		`{"session_id":"s","hook_event_name":"SessionStart","model":"claude-opus-5-5","effort":"high"}`,
+		`{"session_id":"s","model":{"id":"claude-opus-5-5","display_name":"Opus"},"effort":{"level":"high"}}`,
+	} {
+		in, err := ParseInput([]byte(data))
+		if err != nil || in.Model == nil || in.Model.ID != "claude-opus-5-5" || in.Effort == nil || in.Effort.Level != "high" {
+			t.Errorf("%s: %+v, %v", data, in, err)
+		}
+	}
+	if _, err := ParseInput([]byte(`{"session_id":"s","cwd":5}`)); err == nil || err.Error() != "field cwd: number is not a string" {
+		t.Errorf("a wrong-typed field: %v", err)
+	}
+}

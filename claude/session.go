@@ -41,16 +41,11 @@ type Input struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolUseID      string          `json:"tool_use_id"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
-	Effort         *struct {
-		Level string `json:"level"`
-	} `json:"effort"`
+	Effort         *Effort         `json:"effort"`
 
-	// statusLine only
-	Model *struct {
-		ID          string `json:"id"`
-		DisplayName string `json:"display_name"`
-	} `json:"model"`
-	Cost *struct {
+	// statusLine's; a hook may say the model too, as a plain id
+	Model *Model `json:"model"`
+	Cost  *struct {
 		TotalCostUSD *float64 `json:"total_cost_usd"`
 	} `json:"cost"`
 	ContextWindow *struct {
@@ -63,10 +58,44 @@ type Input struct {
 	} `json:"context_window"`
 }
 
-// ParseInput reads Claude's JSON; a session id is required.
+// Effort is the reasoning effort Claude says: {"level": "medium"}, or a
+// plain "medium".
+type Effort struct {
+	Level string `json:"level"`
+}
+
+func (e *Effort) UnmarshalJSON(data []byte) error {
+	if json.Unmarshal(data, &e.Level) == nil {
+		return nil
+	}
+	type plain Effort
+	return json.Unmarshal(data, (*plain)(e))
+}
+
+// Model is the model Claude says: {"id", "display_name"} in the statusLine's
+// JSON, a plain id where a hook's input names it.
+type Model struct {
+	ID          string `json:"id"`
+	DisplayName string `json:"display_name"`
+}
+
+func (m *Model) UnmarshalJSON(data []byte) error {
+	if json.Unmarshal(data, &m.ID) == nil {
+		return nil
+	}
+	type plain Model
+	return json.Unmarshal(data, (*plain)(m))
+}
+
+// ParseInput reads Claude's JSON; a session id is required. A field jig
+// reads in another shape than expected is named, cut short.
 func ParseInput(data []byte) (*Input, error) {
 	var in Input
 	if err := json.Unmarshal(data, &in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("field %s: %s is not a %s", te.Field, te.Value, te.Type)
+		}
 		return nil, errors.New("not a JSON object")
 	}
 	if in.SessionID == "" {

@@ -91,7 +91,7 @@ func TestInteractiveInTmux(t *testing.T) {
 		}
 	})
 	conf := filepath.Join(w.marks, "tmux.conf")
-	os.WriteFile(conf, []byte("set -g status-interval 1\nset -g status-right-length 80\n"+
+	os.WriteFile(conf, []byte("set -g status-interval 1\nset -g status-right-length 80\nset -g remain-on-exit on\n"+
 		"set -g status-right '#("+w.jig+" session for-terminal \"#{pane_id}\" --preset tmux)'\n"), 0o600)
 	pane := inner.run("-f", conf, "new-session", "-d", "-s", "cc", "-x", "150", "-y", "40", "-c", w.work, "-P", "-F", "#{pane_id}",
 		"env JIG_STATE_DIR="+w.state+" "+w.claude)
@@ -101,7 +101,13 @@ func TestInteractiveInTmux(t *testing.T) {
 	// found by its pane.
 	poll(t, "Claude's statusLine runs jig claude statusline", func() string {
 		if _, err := os.Stat(sl); err != nil {
-			return "no statusLine run yet; screen:\n" + screen()
+			s := screen()
+			if strings.Contains(s, "Make auto mode your default permission mode?") {
+				// A first-run question Claude sometimes asks (seen when the
+				// machine is busy): answered as a user would, "No".
+				inner.run("send-keys", "-t", pane, "Down", "Enter")
+			}
+			return "no statusLine run yet; screen:\n" + s
 		}
 		return ""
 	})
