@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,26 +13,9 @@ import (
 
 	"jig/internal/pitest"
 	"jig/internal/scriptedanthropic"
+	"jig/internal/testsrc"
 	"jig/status"
 )
-
-// tmuxServer is a private tmux server (-L), killed when the test ends.
-type tmuxServer struct {
-	t      *testing.T
-	socket string
-	env    []string
-}
-
-func (s *tmuxServer) run(args ...string) string {
-	s.t.Helper()
-	cmd := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...)
-	cmd.Env = s.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		s.t.Fatalf("tmux -L %s %s: %v\n%s", s.socket, strings.Join(args, " "), err, out)
-	}
-	return strings.TrimRight(string(out), "\n")
-}
 
 func poll(t *testing.T, what string, check func() string) {
 	t.Helper()
@@ -80,22 +62,13 @@ func TestInteractiveInTmux(t *testing.T) {
 	os.WriteFile(settings, data, 0o600)
 
 	env := append(w.env("TMUX=", "TMUX_PANE=", "TERM=xterm-256color", "LANG=C.UTF-8"), "TMUX_TMPDIR="+w.marks)
-	id := rand.Uint32()
-	inner := &tmuxServer{t: t, socket: fmt.Sprintf("jig-claude-%d-inner", id), env: env}
-	outer := &tmuxServer{t: t, socket: fmt.Sprintf("jig-claude-%d-outer", id), env: env}
-	t.Cleanup(func() {
-		for _, s := range []*tmuxServer{outer, inner} {
-			cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
-			cmd.Env = env
-			cmd.Run()
-		}
-	})
+	inner, outer := testsrc.NewTmux(t, "claude-inner", env), testsrc.NewTmux(t, "claude-outer", env)
 	conf := filepath.Join(w.marks, "tmux.conf")
 	os.WriteFile(conf, []byte("set -g status-interval 1\nset -g status-right-length 80\nset -g remain-on-exit on\n"+
 		"set -g status-right '#("+w.jig+" session for-terminal \"#{pane_id}\" --preset tmux)'\n"), 0o600)
-	pane := inner.run("-f", conf, "new-session", "-d", "-s", "cc", "-x", "150", "-y", "40", "-c", w.work, "-P", "-F", "#{pane_id}",
+	pane := inner.Run("-f", conf, "new-session", "-d", "-s", "cc", "-x", "150", "-y", "40", "-c", w.work, "-P", "-F", "#{pane_id}",
 		"env JIG_STATE_DIR="+w.state+" "+w.claude)
-	screen := func() string { return inner.run("capture-pane", "-p", "-t", pane) }
+	screen := func() string { return inner.Run("capture-pane", "-p", "-t", pane) }
 
 	// The statusLine runs as soon as Claude's prompt shows: the session is
 	// found by its pane.
@@ -105,7 +78,7 @@ func TestInteractiveInTmux(t *testing.T) {
 			if strings.Contains(s, "Make auto mode your default permission mode?") {
 				// A first-run question Claude sometimes asks (seen when the
 				// machine is busy): answered as a user would, "No".
-				inner.run("send-keys", "-t", pane, "Down", "Enter")
+				inner.Run("send-keys", "-t", pane, "Down", "Enter")
 			}
 			return "no statusLine run yet; screen:\n" + s
 		}
@@ -135,8 +108,8 @@ func TestInteractiveInTmux(t *testing.T) {
 			Usage: scriptedanthropic.Usage{Input: 60000, Output: 20, CacheRead: 4000}},
 		scriptedanthropic.Reply{Text: "All done.", Usage: scriptedanthropic.Usage{Input: 90000, Output: 10, CacheRead: 10000}},
 	)
-	inner.run("send-keys", "-t", pane, "-l", "run the command")
-	inner.run("send-keys", "-t", pane, "Enter")
+	inner.Run("send-keys", "-t", pane, "-l", "run the command")
+	inner.Run("send-keys", "-t", pane, "Enter")
 	// idle after the turn, context from the last reply (100000 of the
 	// window the statusLine said), cost what Claude's statusLine says
 	poll(t, "the turn ends and the file has Claude's context and cost", func() string {
@@ -169,11 +142,11 @@ func TestInteractiveInTmux(t *testing.T) {
 
 	// tmux's status line, read as a user sees it: a client of the inner
 	// server runs in a pane of an outer one, whose screen holds it.
-	outerPane := outer.run("-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "40", "-P", "-F", "#{pane_id}",
-		"env -u TMUX tmux -L "+inner.socket+" attach -t cc")
-	outer.run("set", "-g", "status", "off")
+	outerPane := outer.Run("-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "40", "-P", "-F", "#{pane_id}",
+		"env -u TMUX tmux -L "+inner.Socket+" attach -t cc")
+	outer.Run("set", "-g", "status", "off")
 	poll(t, "tmux's status line shows the model and context percentage", func() string {
-		rows := strings.Split(outer.run("capture-pane", "-p", "-t", outerPane), "\n")
+		rows := strings.Split(outer.Run("capture-pane", "-p", "-t", outerPane), "\n")
 		if last := rows[len(rows)-1]; !shows(last) {
 			return fmt.Sprintf("status line %q, want %s and%s", last, model, percent)
 		}
@@ -187,8 +160,8 @@ func TestInteractiveInTmux(t *testing.T) {
 		return ""
 	})
 
-	inner.run("send-keys", "-t", pane, "-l", "/exit")
-	inner.run("send-keys", "-t", pane, "Enter")
+	inner.Run("send-keys", "-t", pane, "-l", "/exit")
+	inner.Run("send-keys", "-t", pane, "Enter")
 	poll(t, "SessionEnd removes the file", func() string {
 		if files, _ := filepath.Glob(filepath.Join(w.state, "sessions", "*.json")); len(files) > 0 {
 			return fmt.Sprintf("still there: %v; screen:\n%s", files, screen())

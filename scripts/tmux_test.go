@@ -3,7 +3,6 @@ package scripts
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,26 +48,6 @@ func poll(t *testing.T, what string, check func() string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// tmuxServer runs tmux commands against one private server (-L).
-type tmuxServer struct {
-	t      *testing.T
-	socket string
-	env    []string
-}
-
-func (s *tmuxServer) run(args ...string) string {
-	s.t.Helper()
-	cmd := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...)
-	cmd.Env = s.env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		s.t.Fatalf("tmux -L %s %s: %v: %s", s.socket, strings.Join(args, " "), err, stderr.String())
-	}
-	return strings.TrimRight(string(out), "\n")
 }
 
 // The shipped tmux lines, as `jig install tmux --pane-border` prints them,
@@ -119,18 +98,9 @@ func TestTmuxStatusLine(t *testing.T) {
 		return fmt.Sprintf("jig session write --session %s --pid $$ < %s/%s && exec sleep 600", session, tmp, file)
 	}
 
-	id := rand.Uint32()
-	inner := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-inner", id), env: env}
-	outer := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-outer", id), env: env}
-	t.Cleanup(func() {
-		for _, s := range []*tmuxServer{outer, inner} {
-			cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
-			cmd.Env = env
-			cmd.Run() // the server may be gone already
-		}
-	})
-	paneA := inner.run("-f", conf, "new-session", "-d", "-s", "main", "-x", "120", "-y", "12", "-P", "-F", "#{pane_id}", paneCmd("sess-a", "a.json"))
-	paneB := inner.run("split-window", "-t", "main", "-h", "-P", "-F", "#{pane_id}", paneCmd("sess-b", "b.json"))
+	inner, outer := testsrc.NewTmux(t, "inner", env), testsrc.NewTmux(t, "outer", env)
+	paneA := inner.Run("-f", conf, "new-session", "-d", "-s", "main", "-x", "120", "-y", "12", "-P", "-F", "#{pane_id}", paneCmd("sess-a", "a.json"))
+	paneB := inner.Run("split-window", "-t", "main", "-h", "-P", "-F", "#{pane_id}", paneCmd("sess-b", "b.json"))
 	poll(t, "both panes write their status", func() string {
 		for _, s := range []string{"sess-a", "sess-b"} {
 			if _, err := os.Stat(filepath.Join(state, "sessions", s+".json")); err != nil {
@@ -150,11 +120,11 @@ func TestTmuxStatusLine(t *testing.T) {
 		}
 	}
 
-	outerPane := outer.run("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "12", "-P", "-F", "#{pane_id}",
-		"env -u TMUX tmux -L "+inner.socket+" attach -t main")
-	outer.run("set", "-g", "status", "off")
+	outerPane := outer.Run("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "12", "-P", "-F", "#{pane_id}",
+		"env -u TMUX tmux -L "+inner.Socket+" attach -t main")
+	outer.Run("set", "-g", "status", "off")
 	screen := func() (string, []string) {
-		text := outer.run("capture-pane", "-p", "-t", outerPane)
+		text := outer.Run("capture-pane", "-p", "-t", outerPane)
 		rows := strings.Split(text, "\n")
 		return rows[len(rows)-1], rows
 	}
@@ -167,7 +137,7 @@ func TestTmuxStatusLine(t *testing.T) {
 		}
 		return ""
 	})
-	inner.run("select-pane", "-t", paneA)
+	inner.Run("select-pane", "-t", paneA)
 	poll(t, "status line switches to pane A's session", func() string {
 		status, rows := screen()
 		if !strings.Contains(status, "● claude-sonnet-4-5 high 42% $1.50") || strings.Contains(status, "gpt-5") {
@@ -179,13 +149,13 @@ func TestTmuxStatusLine(t *testing.T) {
 	// is green, where green text would vanish. @jig-ok-colour, read by tmux
 	// as it draws, recolours it without rerunning anything.
 	lastRow := func() string {
-		rows := strings.Split(outer.run("capture-pane", "-p", "-e", "-t", outerPane), "\n")
+		rows := strings.Split(outer.Run("capture-pane", "-p", "-e", "-t", outerPane), "\n")
 		return rows[len(rows)-1]
 	}
 	if row := lastRow(); strings.Contains(row, "\x1b[32m42%") || !strings.Contains(row, "42%") {
 		t.Errorf("the percent should not be green on the green bar: %q", row)
 	}
-	inner.run("set", "-g", "@jig-ok-colour", "yellow")
+	inner.Run("set", "-g", "@jig-ok-colour", "yellow")
 	poll(t, "@jig-ok-colour recolours the percent", func() string {
 		if row := lastRow(); !strings.Contains(row, "\x1b[33m42%") {
 			return fmt.Sprintf("no yellow 42%% in %q", row)
@@ -205,7 +175,7 @@ func TestTmuxStatusLine(t *testing.T) {
 		return ""
 	})
 	// And what tmux itself says is focused agrees.
-	if got := inner.run("display", "-p", "-t", "main", "#{pane_id}"); got != paneA {
+	if got := inner.Run("display", "-p", "-t", "main", "#{pane_id}"); got != paneA {
 		t.Errorf("tmux says %s has the focus, want %s", got, paneA)
 	}
 }
@@ -225,18 +195,13 @@ func TestTmuxPluginFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
-	start := func(name, conf string) *tmuxServer {
+	start := func(name, conf string) *testsrc.Tmux {
 		file := filepath.Join(tmp, name+".conf")
 		if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s := &tmuxServer{t: t, socket: fmt.Sprintf("jigtest-%d-%s", rand.Uint32(), name), env: env}
-		t.Cleanup(func() {
-			cmd := exec.Command("tmux", "-L", s.socket, "kill-server")
-			cmd.Env = env
-			cmd.Run()
-		})
-		s.run("-f", file, "new-session", "-d", "sleep 600")
+		s := testsrc.NewTmux(t, name, env)
+		s.Run("-f", file, "new-session", "-d", "sleep 600")
 		return s
 	}
 	job := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 40)`
@@ -244,18 +209,18 @@ func TestTmuxPluginFile(t *testing.T) {
 	s := start("token", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\n"+
 		"set -g status-left 'L #S'\nset -g status-right '[#{jig_status}] %%H:%%M'\nrun-shell '%s'\n", jig, plugin))
 	poll(t, "the plugin fills #{jig_status} in status-right", func() string {
-		if got, want := s.run("show-options", "-gv", "status-right"), "["+job+"] %H:%M"; got != want {
+		if got, want := s.Run("show-options", "-gv", "status-right"), "["+job+"] %H:%M"; got != want {
 			return fmt.Sprintf("status-right %q, want %q", got, want)
 		}
 		return ""
 	})
-	if got := s.run("show-options", "-gv", "status-left"); got != "L #S" {
+	if got := s.Run("show-options", "-gv", "status-left"); got != "L #S" {
 		t.Errorf("status-left changed: %q", got)
 	}
-	if got := s.run("show-options", "-gv", "status-interval"); got != "2" {
+	if got := s.Run("show-options", "-gv", "status-interval"); got != "2" {
 		t.Errorf("status-interval %s, want 2", got)
 	}
-	border := s.run("show-options", "-gv", "pane-border-format")
+	border := s.Run("show-options", "-gv", "pane-border-format")
 	if want := " #{pane_index} #('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 50) `; border != want {
 		t.Errorf("pane-border-format %q, want %q", border, want)
 	}
@@ -264,7 +229,7 @@ func TestTmuxPluginFile(t *testing.T) {
 		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
 	poll(t, "without a token the segment goes in front of status-right", func() string {
 		want := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
-		if got := s.run("show-options", "-gv", "status-right"); got != want {
+		if got := s.Run("show-options", "-gv", "status-right"); got != want {
 			return fmt.Sprintf("status-right %q, want %q", got, want)
 		}
 		return ""

@@ -391,27 +391,42 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	default:
 		return false, nil // a newer extension's message: ignored
 	}
-	if err := b.check(); err != nil {
-		b.sessionState = before
-		return false, fmt.Errorf("bridge: %s: %v", m.Type, err)
+	// A line that would make a bad file is refused whole: the session goes
+	// back to what it was. The file would otherwise stop changing at the
+	// first bad field, each later write failing on it.
+	err := b.write()
+	if b.session == "" {
+		err = b.checkBeforeHello()
 	}
-	return false, b.write()
+	var bad refused
+	if errors.As(err, &bad) {
+		b.sessionState = before
+		return false, fmt.Errorf("bridge: %s: %v", m.Type, bad.err)
+	}
+	return false, err
 }
 
-// check says whether the session as it is now makes a file a reader takes:
-// every field of its type, Validate passed. The
-// file would otherwise stop changing at the first bad field, each later
-// write failing on it.
-func (b *Bridge) check() error {
+// refused is a status the bridge's state would build that no reader could
+// take (a field of the wrong type, Validate failing): the line that led to
+// it is refused, not the write retried.
+type refused struct{ err error }
+
+func (r refused) Error() string { return "bridge: " + r.err.Error() }
+
+// checkBeforeHello builds the status the state so far would make, with a
+// stand-in id and pid: before hello there is no file to write, and what is
+// said must already hold when hello brings them.
+func (b *Bridge) checkBeforeHello() error {
 	s, err := b.build(b.last)
 	if err != nil {
-		return err
+		return refused{err}
 	}
-	if b.session == "" {
-		s.Session, s.PID = "before-hello", 1 // hello brings them; the rest must hold already
-	}
+	s.Session, s.PID = "before-hello", 1
 	s.Normalize() // bounds every field, so the file stays within what readers take
-	return s.Validate()
+	if err := s.Validate(); err != nil {
+		return refused{err}
+	}
+	return nil
 }
 
 // hello starts a session: a new id gets a new file (the old one goes), the
@@ -673,12 +688,21 @@ func (b *Bridge) write() error {
 			prev = b.last
 		}
 		s, err := b.build(prev)
-		if err == nil {
-			b.last = s
+		if err != nil {
+			return nil, refused{err}
 		}
-		return s, err
+		s.Normalize()
+		if err := s.Validate(); err != nil {
+			return nil, refused{err}
+		}
+		b.last = s
+		return s, nil
 	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	var bad refused
+	switch {
+	case errors.As(err, &bad):
+		return bad
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("bridge: %v", err)
 	}
 	return nil
