@@ -42,3 +42,12 @@ func (w *Writer) saveCursor(session string, data []byte) {
 	}
 	status.WriteFileAtomic(w.cursorPath(session), data)
 }
+
+// Cursor is the session's saved cursor (nil: none, or not to be trusted),
+// for an adapter that must wait for its agent's transcript: it reads ahead
+// from here before Write, since Write never waits under the lock. Under the
+// lock, Source.Derive is given the cursor as it is then.
+func (w *Writer) Cursor(session string) []byte {
+	data, _ := w.loadCursor(session)
+	return data
+}

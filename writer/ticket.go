@@ -54,7 +54,7 @@ func (w *Writer) overlayTicket(s *status.Status, u Update) {
 	}
 	f := t.Found
 	if f == nil || t.FoundIn != s.CWD || !readFor(f, event) {
-		f = ticket.Resolve(w.Getenv, u.AgentDir, ticket.Sources{Event: event, State: w.Dir, CWD: s.CWD}, w.repos.Repo)
+		f = ticket.Resolve(w.Getenv, u.AgentDir, ticket.Sources{Event: event, State: w.Dir, CWD: s.CWD}, w.repoFinder().Repo)
 		if t.Warn != nil {
 			for _, p := range f.Problems {
 				t.Warn(p)

@@ -30,6 +30,19 @@ type Writer struct {
 	repos *transcript.RepoFinder // the ticket folders' repos, cached for the writer's life
 }
 
+// A Writer serves one goroutine at a time (an adapter handles one event at
+// a time); writers of the same session in other goroutines or processes
+// are serialised by the session's lock.
+
+// repoFinder is the writer's repo cache, made at first use (a Writer made
+// without New has none).
+func (w *Writer) repoFinder() *transcript.RepoFinder {
+	if w.repos == nil {
+		w.repos = transcript.NewRepoFinder()
+	}
+	return w.repos
+}
+
 // New makes a writer into dir.
 func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Writer {
 	return &Writer{Dir: dir, Now: now, Getenv: getenv, Host: host, repos: transcript.NewRepoFinder()}

@@ -249,6 +249,7 @@ func TestWriteOutputsJoin(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			o := status.Output{Path: fmt.Sprintf("/w/f%d", i), Action: status.Created, At: t0.Add(time.Duration(i) * time.Second)}
+			w := New(w.Dir, w.Now, w.Getenv, w.Host) // one per writer, as processes have
 			_, err := w.Write(Update{Session: "s1", PID: os.Getpid(), Agent: status.AgentPi, Outputs: []status.Output{o}})
 			errs <- err
 		}()
