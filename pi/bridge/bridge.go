@@ -11,6 +11,7 @@ package bridge
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -180,7 +181,9 @@ type sessionState struct {
 	calls        []liveCall     // this process's calls, oldest first
 	callIndex    map[string]int
 	outputs      map[string]status.Output // path → created or changed, as the file was at tool_call
+	liveCWD      string                   // the cwd in live
 	sizes        []byte                   // the last ContextSizes, as one JSON object
+	contextSizes *ContextSizes            // the same, read
 	switches     status.Switches
 	answer       *status.Answer
 	pending      *request.Outcome // sent to the extension, not yet applied
@@ -334,6 +337,13 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 			return false, fmt.Errorf("bridge: live: %v", err)
 		}
 		b.live = merged
+		if bytes.Contains(m.Live, []byte(`"cwd"`)) {
+			var said struct {
+				CWD string `json:"cwd"`
+			}
+			json.Unmarshal(merged, &said) // a cwd of another type is refused with the line, at write
+			b.liveCWD = said.CWD
+		}
 		if m.Ready {
 			b.ready()
 		}
@@ -364,7 +374,11 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("bridge: context: %v", err)
 		}
-		b.sizes = merged
+		var sizes ContextSizes
+		if err := json.Unmarshal(merged, &sizes); err != nil {
+			return false, fmt.Errorf("bridge: context: %v", err)
+		}
+		b.sizes, b.contextSizes = merged, &sizes
 	case "applied":
 		if m.Applied != nil {
 			b.applied(*m.Applied)
@@ -511,12 +525,8 @@ func (b *Bridge) call(c CallEvent) {
 	switch c.Phase {
 	case "start":
 		if c.Path != "" {
-			var cwd string
-			if s, err := status.Decode(b.live); err == nil {
-				cwd = s.CWD
-			}
-			lc.path = transcript.ResolvePath(cwd, b.Getenv("HOME"), c.Path) // Pi's reading, the transcript's key
-			_, err := os.Stat(lc.path)                                      // a link to a file: the tool writes through it
+			lc.path = transcript.ResolvePath(b.liveCWD, b.Getenv("HOME"), c.Path) // Pi's reading, the transcript's key
+			_, err := os.Stat(lc.path)                                            // a link to a file: the tool writes through it
 			lc.existed = err == nil
 			b.send(Checked{Type: "checked", ID: c.ID})
 		}
@@ -610,12 +620,8 @@ func (b *Bridge) edit(s, prev *status.Status) error {
 	}
 	b.addDecisions(s.Recent, ids)
 	s.ContextDetail = nil
-	if b.sizes != nil {
-		var c ContextSizes
-		if err := json.Unmarshal(b.sizes, &c); err != nil {
-			return err
-		}
-		s.ContextDetail = b.contextDetail(c, s.Context.Window)
+	if b.contextSizes != nil {
+		s.ContextDetail = b.contextDetail(*b.contextSizes, s.Context.Window)
 	}
 	s.Switches = overlaySwitches(prev, b.switches)
 	s.LastRequest = b.answer
