@@ -97,6 +97,14 @@ type Source interface {
 	Derive(cursor []byte) (d *transcript.Derived, next []byte, err error)
 }
 
+// Resident is a Source that keeps its place itself, in memory for the
+// adapter's life (the bridge's reader): the writer neither loads nor saves
+// a cursor for it, and its Derive is given nil.
+type Resident interface {
+	Source
+	Resident()
+}
+
 // Refused is an input the writer refused whole; nothing was changed.
 type Refused struct {
 	Err error
@@ -123,7 +131,7 @@ func (w *Writer) Write(u Update) (*status.Status, error) {
 	var refused *Refused
 	_, err := w.Dir.Update(u.Session, w.Now(), func(file *status.Status) (*status.Status, error) {
 		var cursor []byte
-		if u.Transcript != nil {
+		if _, resident := u.Transcript.(Resident); u.Transcript != nil && !resident {
 			var err error
 			if cursor, err = w.loadCursor(u.Session); err != nil {
 				return nil, err

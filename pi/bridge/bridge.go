@@ -160,6 +160,9 @@ type Bridge struct {
 
 	mu           sync.Mutex
 	out          io.Writer
+	w            writer.Writer                       // see writer
+	baseFn       func(*status.Status) *status.Status // base and edit, bound once
+	editFn       func(s, prev *status.Status) error
 	lastNotice   string
 	sessionState // what the session in progress has said
 }
@@ -207,7 +210,9 @@ func (st sessionState) clone() sessionState {
 
 // New makes a bridge writing into dir.
 func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
-	return &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, sessionState: newSessionState()}
+	b := &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, sessionState: newSessionState()}
+	b.baseFn, b.editFn = b.base, b.edit
+	return b
 }
 
 // liveCall is a tool call as the extension saw it: what the transcript
@@ -570,7 +575,8 @@ func (b *Bridge) Status() (*status.Status, error) {
 
 // writer is the session's writer, in the bridge's environment (Pi's).
 func (b *Bridge) writer() *writer.Writer {
-	return &writer.Writer{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host}
+	b.w.Dir, b.w.Now, b.w.Getenv, b.w.Host = b.Dir, b.Now, b.Getenv, b.Host // as they are now
+	return &b.w
 }
 
 // update is what the bridge knows of the session now, for the writer: what
@@ -582,13 +588,7 @@ func (b *Bridge) writer() *writer.Writer {
 func (b *Bridge) update() writer.Update {
 	agentDir, _ := pi.AgentDir(b.Getenv) // the bridge runs with Pi's environment
 	u := writer.Update{Session: b.session, PID: b.pid, Agent: status.AgentPi, AgentDir: agentDir, SessionFile: b.file,
-		Live: b.live, Outputs: b.liveOutputs(), Ticket: b.ticketWord(), Edit: b.edit,
-		Base: func(file *status.Status) *status.Status {
-			if file == nil || file.PID != b.pid {
-				return b.last
-			}
-			return file
-		}}
+		Live: b.live, Outputs: b.liveOutputs(), Ticket: b.ticketWord(), Edit: b.editFn, Base: b.baseFn}
 	b.derived = nil
 	if b.reader != nil {
 		u.Transcript = memoryTranscript{b}
@@ -596,9 +596,20 @@ func (b *Bridge) update() writer.Update {
 	return u
 }
 
+// base is what the bridge builds on: the file, unless it is an earlier
+// process's.
+func (b *Bridge) base(file *status.Status) *status.Status {
+	if file == nil || file.PID != b.pid {
+		return b.last
+	}
+	return file
+}
+
 // memoryTranscript is the session's transcript as the bridge reads it: one
 // reader kept in memory, so it needs no saved cursor.
 type memoryTranscript struct{ b *Bridge }
+
+func (memoryTranscript) Resident() {}
 
 func (t memoryTranscript) Derive([]byte) (*transcript.Derived, []byte, error) {
 	// Pi writes the transcript lazily: until its first reply there is none.
@@ -632,6 +643,9 @@ func (b *Bridge) edit(s, prev *status.Status) error {
 // liveOutputs is the outputs whose action only the live agent knows (the
 // file existed or not at tool_call).
 func (b *Bridge) liveOutputs() []status.Output {
+	if len(b.outputs) == 0 {
+		return nil
+	}
 	outs := make([]status.Output, 0, len(b.outputs))
 	for _, o := range b.outputs {
 		outs = append(outs, o)
