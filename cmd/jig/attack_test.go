@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"jig/internal/hammer"
+	"jig/status"
+)
+
+// The attack tests: what a hostile repository or a careless configuration
+// plants where jig reads, and what it types where jig takes an id or an
+// expression. Each answers at once with one clear line, and every write
+// that should happen still happens. bench/reliability records their rows.
+
+// runBound is how long one jig process may take here before it counts as
+// blocked: far more than it needs on a loaded machine.
+const runBound = 20 * time.Second
+
+// runUnblocked runs cmd and reports whether it ended within runBound; when
+// it did not, the planted paths are opened for writing, which ends an open
+// blocked on a fifo there, and the run counts as blocked.
+func runUnblocked(t *testing.T, cmd *exec.Cmd, planted string) (ran, bool) {
+	t.Helper()
+	var r ran
+	ok := hammer.Unblocks(runBound, func() { r = runProc(t, cmd) }, planted)
+	return r, ok
+}
+
+// TestAttackForeignFiles: .pi/settings.json, jig's configuration and
+// .git/HEAD, each planted as a fifo, a folder, a link to /dev/zero, a
+// sparse 1 GB file or a link to a fifo (a repository may hold such a
+// link), under `jig ticket show`, `jig session write` and `jig pi bridge`.
+// Each answers at once with a warning naming the file; the write is made;
+// the bridge answers "where". (Before, a fifo blocked all three forever.)
+func TestAttackForeignFiles(t *testing.T) {
+	start := time.Now()
+	pid := strconv.Itoa(os.Getpid())
+	sources := []string{".pi/settings.json", "jig's configuration", ".git/HEAD"}
+	var tl tally
+	for _, source := range sources {
+		for _, kind := range hammer.Plants {
+			root := t.TempDir()
+			state, repo, config := filepath.Join(root, "state"), filepath.Join(root, "repo"), filepath.Join(root, "jig.json")
+			writeFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/feature/SHOP-1-x\n")
+			writeFile(t, filepath.Join(repo, ".pi", "settings.json"), `{"jig":{}}`)
+			writeFile(t, config, `{}`)
+			planted := map[string]string{".pi/settings.json": filepath.Join(repo, ".pi", "settings.json"),
+				"jig's configuration": config, ".git/HEAD": filepath.Join(repo, ".git", "HEAD")}[source]
+			os.Remove(planted)
+			hammer.Plant(t, planted, kind)
+			env := append(jigEnv(state), "JIG_CONFIG="+config)
+			what := source + " as " + kind
+			warned := regexp.MustCompile(`jig: [a-z ]+: warning: ` + regexp.QuoteMeta(planted) + `: `)
+
+			show := exec.Command("jig", "ticket", "show")
+			show.Dir, show.Env = repo, env
+			r, ok := runUnblocked(t, show, planted)
+			switch {
+			case !ok:
+				tl.block()
+				t.Errorf("%s: jig ticket show blocked", what)
+			default:
+				wantCode := map[bool]int{true: exitNone, false: exitOK}[source == ".git/HEAD"] // no branch, no key
+				good := r.code == wantCode && warned.MatchString(r.stderr)
+				tl.add(r.code, good)
+				if !good {
+					t.Errorf("%s: jig ticket show: exit %d, stderr %q; want exit %d and a warning naming the file", what, r.code, r.stderr, wantCode)
+				}
+			}
+
+			write := exec.Command("jig", "session", "write", "--session", "planted", "--pid", pid)
+			write.Dir, write.Env, write.Stdin = repo, env, strings.NewReader(`{"state":"idle"}`)
+			r, ok = runUnblocked(t, write, planted)
+			switch {
+			case !ok:
+				tl.block()
+				t.Errorf("%s: jig session write blocked", what)
+			default:
+				_, err := (&status.Dir{Root: state}).Read("planted")
+				good := r.code == 0 && err == nil && warned.MatchString(r.stderr)
+				tl.add(r.code, good)
+				if !good {
+					t.Errorf("%s: jig session write: exit %d, stderr %q, file %v", what, r.code, r.stderr, err)
+				}
+			}
+
+			bridge := exec.Command("jig", "pi", "bridge")
+			bridge.Dir, bridge.Env = repo, env
+			var code int
+			var answer string
+			if !hammer.Unblocks(runBound, func() { code, answer = askWhere(t, bridge, pid) }, planted) {
+				tl.block()
+				t.Errorf("%s: jig pi bridge did not answer where", what)
+				continue
+			}
+			good := code == 0 && strings.Contains(answer, filepath.Join(state, "sessions", "bridged.json"))
+			tl.add(code, good)
+			if !good {
+				t.Errorf("%s: jig pi bridge: exit %d, answered %q", what, code, answer)
+			}
+		}
+	}
+	hammer.Figure(t, tl.row("foreign files planted",
+		fmt.Sprintf("%d sources (%s) x %d plants (%s) x 3 commands (ticket show, session write, pi bridge where)",
+			len(sources), strings.Join(sources, ", "), len(hammer.Plants), strings.Join(hammer.Plants, ", ")),
+		"answered at once, a warning naming the file, the status written"), start)
+}
+
+// TestAttackForeignFilesElsewhere: the other files jig reads that it did
+// not make — a Claude Code transcript and a Pi session in their folders, a
+// transcript given to `session write --transcript`, the tmux.conf `install
+// tmux --write` edits — each planted as a fifo, a folder, a link to
+// /dev/zero, a sparse 1 GB file or a link to a fifo. Each command answers
+// at once: a listing leaves the plant out (exit 1, none), the others say
+// one line naming it.
+func TestAttackForeignFilesElsewhere(t *testing.T) {
+	start := time.Now()
+	var tl tally
+	for _, kind := range hammer.Plants {
+		root := shortTempDir(t)               // so the paths in an error line are not cut
+		state := filepath.Join(root, "state") // HOME is root
+		for _, c := range []struct {
+			name, planted string
+			args          []string
+			code          int
+			says          string // a line naming the plant; "" for silence
+		}{
+			{"claude sessions", filepath.Join(root, ".claude", "projects", "-x", "s.jsonl"), []string{"claude", "sessions"}, exitNone, ""},
+			{"pi sessions", filepath.Join(root, ".pi", "agent", "sessions", "--x--", "s.jsonl"), []string{"pi", "sessions"}, exitNone, ""},
+			{"session write --transcript", filepath.Join(root, "t.jsonl"), []string{"session", "write", "--session", "s", "--transcript", filepath.Join(root, "t.jsonl")}, exitBadInput, "session write"},
+			{"install tmux --write", filepath.Join(root, "tmux.conf"), []string{"install", "tmux", "--write", "--config", filepath.Join(root, "tmux.conf")}, exitFailed, "install tmux"},
+		} {
+			hammer.Plant(t, c.planted, kind)
+			cmd := jigProc(state, "{}", c.args...)
+			r, ok := runUnblocked(t, cmd, c.planted)
+			if !ok {
+				tl.block()
+				t.Errorf("%s, %s: blocked", c.name, kind)
+				continue
+			}
+			named := c.planted
+			if c.name == "install tmux --write" {
+				named, _ = filepath.EvalSymlinks(c.planted) // it edits the file a link names
+			}
+			line := regexp.MustCompile(`\Ajig: ` + c.says + `: (open )?` + regexp.QuoteMeta(named) + `: [^\n]+\n\z`)
+			good := r.code == c.code && (c.says == "" && r.stderr == "" || c.says != "" && line.MatchString(r.stderr))
+			tl.add(r.code, good)
+			if !good {
+				t.Errorf("%s, %s: exit %d, stderr %q; want exit %d", c.name, kind, r.code, r.stderr, c.code)
+			}
+		}
+	}
+	hammer.Figure(t, tl.row("foreign files planted, elsewhere",
+		fmt.Sprintf("4 places (a Claude and a Pi transcript listed, a transcript to read, a tmux.conf to edit) x %d plants", len(hammer.Plants)),
+		"answered at once: left out of a listing, or one line naming the file"), start)
+}
+
+// askWhere runs a bridge through hello, where and end, and returns its exit
+// code and its answer to where; notices before it (a ticket problem) are
+// passed over.
+func askWhere(t *testing.T, cmd *exec.Cmd, pid string) (int, string) {
+	t.Helper()
+	cmd.Stdin = strings.NewReader(`{"type":"hello","session":"bridged","pid":` + pid + `}` + "\n" + `{"type":"where"}` + "\n" + `{"type":"end","keep":true}` + "\n")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	answer := ""
+	for sc := bufio.NewScanner(out); sc.Scan(); {
+		if strings.HasPrefix(sc.Text(), `{"type":"where"`) {
+			answer = sc.Text()
+		}
+	}
+	cmd.Wait()
+	return cmd.ProcessState.ExitCode(), answer
+}
+
+// writeFile writes content at path, making the folders above it.
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shortTempDir is a temp folder with a short path, removed after the test.
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "jig")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
