@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,6 +164,86 @@ func TestAttackForeignFilesElsewhere(t *testing.T) {
 	hammer.Figure(t, tl.row("foreign files planted, elsewhere",
 		fmt.Sprintf("4 places (a Claude and a Pi transcript listed, a transcript to read, a tmux.conf to edit) x %d plants", len(hammer.Plants)),
 		"answered at once: left out of a listing, or one line naming the file"), start)
+}
+
+// TestAttackPlantedLocks: a session's lock planted as a folder, a fifo, a
+// socket or a link makes `jig session write` refuse the state dir (exit 3,
+// one line naming the lock, at once; a folder gave exit 7 before). A
+// regular lock nobody holds, of any mode or age, does not stop the write:
+// before, one of mode 0444 or 000 refused every write of its session (the
+// lock was opened for writing) and gc could not remove it either. As root,
+// the writer runs as nobody, whom a mode stops.
+func TestAttackPlantedLocks(t *testing.T) {
+	start := time.Now()
+	top := shortTempDir(t) // so the lock's path in an error line is not cut
+	state := filepath.Join(top, "state")
+	bin, who := asWriter(t, top)
+	write := func(session string) (ran, bool) {
+		cmd := jigProc(state, `{"state":"idle"}`, "session", "write", "--session", session, "--pid", strconv.Itoa(os.Getpid()))
+		cmd.Path, cmd.Err, cmd.SysProcAttr = bin, nil, who
+		return runUnblocked(t, cmd, filepath.Join(state, status.LocksDir, session+".lock"))
+	}
+	if r, _ := write("first"); r.code != 0 {
+		t.Fatalf("first write: exit %d, %s", r.code, r.stderr)
+	}
+	dir := &status.Dir{Root: state}
+	lock := func(name string) string { return filepath.Join(state, status.LocksDir, name+".lock") }
+	owned := func(path string) { // planted by the writer's own user
+		if who != nil {
+			if err := os.Lchown(path, int(who.Credential.Uid), int(who.Credential.Gid)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var tl tally
+	for _, kind := range []string{hammer.Folder, hammer.Fifo, hammer.FifoLink, "a socket"} {
+		name := strings.NewReplacer(" ", "-").Replace(kind)
+		if kind == "a socket" {
+			l, err := net.Listen("unix", lock(name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+		} else {
+			hammer.Plant(t, lock(name), kind)
+		}
+		owned(lock(name))
+		r, ok := write(name)
+		if !ok {
+			tl.block()
+			t.Errorf("the lock as %s: the write blocked", kind)
+			continue
+		}
+		good := r.code == exitStateDir && writeErrorLine.MatchString(r.stderr) && strings.Contains(r.stderr, lock(name))
+		tl.add(r.code, good)
+		if !good {
+			t.Errorf("the lock as %s: exit %d, stderr %q; want exit %d and one line naming the lock", kind, r.code, r.stderr, exitStateDir)
+		}
+	}
+	for _, mode := range []os.FileMode{0, 0o400, 0o444, 0o644} {
+		name := fmt.Sprintf("mode%o", mode)
+		if err := os.WriteFile(lock(name), []byte("planted"), mode); err != nil {
+			t.Fatal(err)
+		}
+		owned(lock(name))
+		old := time.Now().Add(-365 * 24 * time.Hour)
+		os.Chtimes(lock(name), old, old)
+		r, ok := write(name)
+		if !ok {
+			tl.block()
+			t.Errorf("a lock of mode %o: the write blocked", mode)
+			continue
+		}
+		_, err := dir.Read(name)
+		good := r.code == 0 && r.stderr == "" && err == nil
+		tl.add(r.code, good)
+		if !good {
+			t.Errorf("a year-old lock of mode %o nobody holds: exit %d, stderr %q, file %v; want the write made", mode, r.code, r.stderr, err)
+		}
+	}
+	hammer.Figure(t, tl.row("planted locks", "a folder, a fifo, a link, a socket; regular files of mode 000, 400, 444, 644, a year old, nobody holding them"+
+		map[bool]string{true: " (writer as nobody)", false: ""}[who != nil],
+		"not regular: exit 3 naming the lock; regular: the write made"), start)
 }
 
 // askWhere runs a bridge through hello, where and end, and returns its exit
