@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -244,6 +247,50 @@ func TestAttackPlantedLocks(t *testing.T) {
 	hammer.Figure(t, tl.row("planted locks", "a folder, a fifo, a link, a socket; regular files of mode 000, 400, 444, 644, a year old, nobody holding them"+
 		map[bool]string{true: " (writer as nobody)", false: ""}[who != nil],
 		"not regular: exit 3 naming the lock; regular: the write made"), start)
+}
+
+// TestAttackEmptyIDs: every command given an empty argument, and every
+// flag that takes an ID given an empty value, as the processes a script
+// with an unset variable runs: exit 2, one line naming what is empty, and
+// nothing done (no request sent, no file written).
+func TestAttackEmptyIDs(t *testing.T) {
+	start := time.Now()
+	state := t.TempDir()
+	mustRun(t, jigProc(state, `{"state":"idle","terminals":[{"from":"HC_TERMINAL_ID","id":"t7"}]}`, "session", "write", "--session", "s1", "--pid", strconv.Itoa(os.Getpid())))
+	before := stateFiles(t, state)
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	var tl tally
+	for _, c := range emptyCases(app) {
+		cmd := jigProc(state, "{}", c.args[1:]...)
+		cmd.Env = append(cmd.Env, "HC_TERMINAL_ID=t7") // the session an empty --terminal used to reach
+		r := runProc(t, cmd)
+		good := r.code == exitUsage && r.stdout == "" && regexp.MustCompile(`\Ajig: [a-z -]+: `+regexp.QuoteMeta(c.what)+` is empty\n\z`).MatchString(r.stderr)
+		tl.add(r.code, good)
+		if !good {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line: %s is empty", c.args, r.code, r.stdout, r.stderr, c.what)
+		}
+	}
+	if after := stateFiles(t, state); !slices.Equal(before, after) {
+		tl.wrong++
+		t.Errorf("the state dir changed: %v, was %v", after, before)
+	}
+	hammer.Figure(t, tl.row("empty IDs and arguments", fmt.Sprintf("%d command lines: every command's empty argument, every ID flag's empty value", tl.runs),
+		"one line naming what is empty, nothing done"), start)
+}
+
+// stateFiles lists the files under state, for seeing that nothing changed.
+func stateFiles(t *testing.T, state string) []string {
+	t.Helper()
+	var files []string
+	filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			fi, _ := d.Info()
+			files = append(files, fmt.Sprintf("%s %d %s", p, fi.Size(), fi.ModTime()))
+		}
+		return nil
+	})
+	return files
 }
 
 // askWhere runs a bridge through hello, where and end, and returns its exit
