@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -291,6 +292,45 @@ func stateFiles(t *testing.T, state string) []string {
 		return nil
 	})
 	return files
+}
+
+// TestAttackRunawayOutput: --jq expressions and --format templates that
+// never end, print without end or grow without end, as a status line runs
+// them: each stops at its bound with exit 4 and one line, prints nothing
+// on stdout, and its process ends (before, repeat(.) died of "out of
+// memory" with a stack dump and exit 2; def f: f; f never ended). The short
+// form gives them 300 ms, the full form the default 1 s.
+func TestAttackRunawayOutput(t *testing.T) {
+	start := time.Now()
+	state := t.TempDir()
+	mustRun(t, jigProc(state, `{"state":"busy","terminals":[{"from":"HC_TERMINAL_ID","id":"t1"}]}`, "session", "write", "--session", "s1", "--pid", strconv.Itoa(os.Getpid())))
+	timeout := map[bool]string{true: "1s", false: "300ms"}[hammer.Full()]
+	var tl tally
+	var peak int64 // the largest resident set of a run, KiB
+	for _, c := range [][]string{
+		{"--jq", "repeat(.)"}, {"--jq", "def f: f; f"}, {"--jq", "last(range(1e10))"}, {"--jq", "[range(1e9)]"}, {"--jq", "def f: [f]; f"},
+		{"--format", "{{range 1000000000}}{{end}}"}, {"--format", "{{range 100000}}{{range 100000}}{{end}}{{end}}"},
+		{"--format", "{{range 1000000000}}{{json $}}{{end}}"},
+	} {
+		cmd := jigProc(state, "", append([]string{"session", "for-terminal", "t1"}, c...)...)
+		cmd.Env = append(cmd.Env, "JIG_RENDER_TIMEOUT="+timeout)
+		r, ok := runUnblocked(t, cmd, "")
+		if !ok {
+			tl.block()
+			t.Errorf("%s %s: still running", c[0], c[1])
+			continue
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			peak = max(peak, ru.Maxrss)
+		}
+		good := r.code == exitBadInput && r.stdout == "" && regexp.MustCompile(`\Ajig: session for-terminal: `+c[0]+`: stopped [^\n]+\n\z`).MatchString(r.stderr)
+		tl.add(r.code, good)
+		if !good {
+			t.Errorf("%s %s: exit %d, stdout %d bytes, stderr %q; want exit 4 and one line", c[0], c[1], r.code, len(r.stdout), status.CutTo(r.stderr, 300))
+		}
+	}
+	hammer.Figure(t, tl.row("runaway --jq and --format", fmt.Sprintf("%d expressions and templates, a %s bound", tl.runs, timeout),
+		fmt.Sprintf("one line, nothing printed, at most %d MiB resident", peak>>10)), start)
 }
 
 // askWhere runs a bridge through hello, where and end, and returns its exit
