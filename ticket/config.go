@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -114,7 +112,7 @@ func LoadConfig(getenv func(string) string, cwd, agentDir string) *Config {
 		s, found, err := readSections(f.Path, f.Kind != KindJig)
 		f.Found = found
 		if err != nil {
-			f.Err = fmt.Errorf("%s: %w", f.Path, err)
+			f.Err = status.FileError(f.Path, err)
 		}
 		c.Files = append(c.Files, f)
 		if err != nil || s == nil {
@@ -137,23 +135,12 @@ func LoadConfig(getenv func(string) string, cwd, agentDir string) *Config {
 // readSections reads one file's sections; underJig: they sit under the
 // "jig" key (Pi's settings). A missing file is (nil, false, nil).
 func readSections(path string, underJig bool) (*sections, bool, error) {
-	f, err := os.Open(path)
+	data, err := status.ReadFile(path, status.FollowLinks, maxConfigSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, true, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
 		return nil, true, err
-	}
-	if len(data) > maxConfigSize {
-		return nil, true, fmt.Errorf("larger than %d bytes", maxConfigSize)
 	}
 	if underJig {
 		var top map[string]json.RawMessage

@@ -28,7 +28,7 @@ var ErrNotSession = errors.New("not a Pi session: no session header line in the 
 
 // ErrNotRegular is returned for a fifo, a folder, a device: anything where a
 // session file should be that is no regular file.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = status.ErrNotRegular
 
 // fileError names the file once, "FILE: cause", without the os package's
 // "open FILE:" before the cause.
@@ -253,27 +253,11 @@ func (r *Reader) update() error {
 	return nil
 }
 
-// openRegular opens a session file for reading, refusing anything but a
-// regular file. O_NONBLOCK: opening a fifo planted there would otherwise
-// wait for a writer forever; on a regular file it changes nothing.
+// openRegular opens a session file for reading as status.OpenFile does:
+// never blocking on a fifo planted there, refusing anything but a regular
+// file.
 func openRegular(path string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
-			return nil, nil, ErrNotRegular // a socket cannot even be opened
-		}
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, ErrNotRegular
-	}
-	return f, fi, nil
+	return status.OpenFile(path, status.FollowLinks, status.AnySize)
 }
 
 // same reports whether the file is still the one read up to r.offset: the

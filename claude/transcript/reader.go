@@ -146,18 +146,14 @@ func (r *Reader) Offset() int64 { return r.offset }
 // its newline is left for later: Claude may be writing it. A file that was
 // replaced, shrank or changed before the cursor is read again from the start.
 func (r *Reader) Update() error {
-	f, err := os.OpenFile(r.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := status.OpenFile(r.path, status.FollowLinks, status.AnySize)
+	if errors.Is(err, status.ErrNotRegular) {
+		return status.FileError(r.path, err)
+	}
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", r.path)
-	}
 	var dev, ino uint64
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		dev, ino = uint64(st.Dev), uint64(st.Ino)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/renameio/v2"
 	"github.com/urfave/cli/v2"
+
+	"jig/status"
 )
 
 // kitty: a watcher kitty loads into its own process (scripts/kitty/jig_kitty.py)
@@ -113,7 +115,7 @@ func (e *env) uninstallKitty(c *cli.Context, b block, watcher string) error {
 	if err := e.removeBlock(c, b, "restart kitty to unload the watcher"); err != nil {
 		return err
 	}
-	text, err := os.ReadFile(watcher)
+	text, err := status.ReadFile(watcher, status.FollowLinks, status.MaxFileSize)
 	if err != nil || !bytes.HasPrefix(text, []byte(kittyWatcherHead)) {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/scripts"
+	"jig/status"
 )
 
 // The status-line integrations: each prints the lines for the host's config
@@ -202,7 +203,7 @@ func readConfig(file string) (string, []byte, fs.FileMode, error) {
 	if fi, err := os.Stat(file); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	old, err := os.ReadFile(file)
+	old, err := status.ReadFile(file, status.FollowLinks, status.MaxFileSize) // a fifo there must not hang install
 	if os.IsNotExist(err) {
 		err = nil
 	}

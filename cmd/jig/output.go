@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"strings"
 
@@ -33,14 +34,21 @@ func (e *env) docOutputFor(c *cli.Context) (docOutput, error) {
 	switch {
 	case c.IsSet("format") && (c.Bool("json") || c.IsSet("jq")):
 		return nil, usageError(c, "--format excludes --json and --jq")
+	}
+	bounds, err := render.BoundsFrom(e.getenv)
+	if err != nil && (c.IsSet("jq") || c.IsSet("format")) {
+		return nil, usageError(c, "%v", err)
+	}
+	switch {
 	case c.IsSet("jq"):
 		code, err := render.ParseJQ(c.String("jq"))
 		if err != nil {
 			return nil, usageError(c, "--jq: %v", err)
 		}
+		code = code.Within(bounds)
 		return func(w io.Writer, data []byte) error {
 			if err := render.JQ(w, code, data); err != nil {
-				return errorf(c, exitFailed, "--jq: %v", err)
+				return errorf(c, renderExitCode(err), "--jq: %v", err)
 			}
 			return nil
 		}, nil
@@ -49,15 +57,25 @@ func (e *env) docOutputFor(c *cli.Context) (docOutput, error) {
 		if err != nil {
 			return nil, usageError(c, "--format: %v", err)
 		}
+		t = t.Within(bounds)
 		now := e.now()
 		return func(w io.Writer, data []byte) error {
 			if err := render.Execute(w, t, data, now); err != nil {
-				return errorf(c, exitFailed, "--format: %v", err)
+				return errorf(c, renderExitCode(err), "--format: %v", err)
 			}
 			return nil
 		}, nil
 	}
 	return nil, nil
+}
+
+// renderExitCode is exitBadInput for an expression or template that went
+// past its bounds (render.BoundError), else exitFailed.
+func renderExitCode(err error) int {
+	if errors.As(err, new(*render.BoundError)) {
+		return exitBadInput
+	}
+	return exitFailed
 }
 
 // outputFor picks how a command that prints one session prints it: --jq,
