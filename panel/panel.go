@@ -17,6 +17,11 @@ import (
 	"jig/status"
 )
 
+// recentHeading labels the column of jig-core's decision on each call
+// (allow, deny, ask, or -), over it: the lines below put a mark, an age of 4
+// cells and a tool of 16 before it.
+const recentHeading = "recent calls              decision"
+
 // Caps keep the view about one screen high.
 const (
 	MaxOutputs = 12
@@ -85,9 +90,11 @@ func Lines(s *status.Status, now time.Time) []string {
 	l = append(l, outputLines(s, now)...)
 
 	l = append(l, "")
-	add("recent calls")
 	if len(s.Recent) == 0 {
+		add("recent calls")
 		add("  none yet")
+	} else {
+		add("%s", recentHeading)
 	}
 	for i, c := range s.Recent {
 		if i == MaxRecent {

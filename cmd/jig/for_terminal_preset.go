@@ -54,17 +54,16 @@ func (e *env) statusLineFor(c *cli.Context) (*statusLine, error) {
 }
 
 // write prints a rendered line: fitted to --max-width without breaking a
-// style, then marked for --shell.
+// style, then marked for --shell (a prompt piece, with no newline).
 func (l *statusLine) write(w io.Writer, text string) error {
 	text, nl := strings.CutSuffix(text, "\n")
 	if l.width > 0 {
 		text = render.TruncateStyled(text, l.width)
 	}
-	text = render.ForShell(text, l.shell)
 	if nl {
 		text += "\n"
 	}
-	_, err := io.WriteString(w, text)
+	_, err := io.WriteString(w, render.ForShell(text, l.shell))
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"jig/panel"
 	"jig/render"
 	"jig/status"
+	"jig/terminal"
 )
 
 // panelCommand is the Work view in a terminal: the Herdr 1 plugin's "work"
@@ -21,7 +22,7 @@ func panelCommand(e *env) *cli.Command {
 		Name:  "panel",
 		Usage: "show one session live in this terminal: model, context, cost, outputs, recent calls",
 		UsageText: "jig panel [--terminal ID] [--interval 2s] [--once]\n\n" +
-			"Without --terminal, inside Herdr 1, it follows the focused pane (and ignores its own).\n" +
+			"Without --terminal, inside tmux or Herdr 1, it follows the focused pane beside it (and ignores its own).\n" +
 			"q quits. examples: jig panel --terminal %3    jig panel --terminal t7 --once",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "terminal", Usage: "follow the session in terminal `ID` (t7, %3, w1:p2)"},
@@ -40,9 +41,11 @@ func panelCommand(e *env) *cli.Command {
 				return err
 			}
 			src := &panelSource{e: e, dir: dir, terminal: c.String("terminal")}
-			if src.terminal == "" {
+			if t := terminal.Innermost(terminal.Detect(e.getenv)); src.terminal == "" && t != nil && t.From == terminal.Tmux {
+				src.tmuxSelf = t.ID
+			} else if src.terminal == "" {
 				if e.getenv("HERDR_ENV") == "" && e.getenv("HERDR_SOCKET_PATH") == "" {
-					return usageError(c, "outside Herdr, name the terminal to follow: jig panel --terminal ID")
+					return usageError(c, "outside tmux and Herdr, name the terminal to follow: jig panel --terminal ID")
 				}
 				bin, err := herdr1.Find(e.getenv)
 				if err != nil {
@@ -69,6 +72,7 @@ type panelSource struct {
 	e        *env
 	dir      *status.Dir
 	terminal string // a fixed terminal id, or "" to follow Herdr's focus
+	tmuxSelf string // inside tmux, the panel's own pane: follow the focus beside it
 	herdrBin string
 	self     string // the panel's own Herdr pane: focusing it changes nothing
 	followed string // the Herdr pane followed last
@@ -88,6 +92,16 @@ func (p *panelSource) frame() (string, []string) {
 // line in the view: the panel keeps running.
 func (p *panelSource) view() (string, []string) {
 	now := p.e.now()
+	if p.tmuxSelf != "" {
+		pane, err := terminal.TmuxFollow(p.tmuxSelf)
+		switch {
+		case err != nil:
+			return "jig · tmux · q quits", []string{err.Error()}
+		case pane == "":
+			return "jig · tmux · q quits", []string{"focus a pane to follow its session"}
+		}
+		p.terminal = pane
+	}
 	if p.terminal != "" {
 		title := "jig · terminal " + p.terminal + " · q quits"
 		s, err := p.dir.ForTerminal(p.terminal, p.e.liveness())

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -85,17 +84,7 @@ func sessionListCommand(e *env) *cli.Command {
 				s.Outputs, s.Recent, s.ContextDetail = nil, nil, nil // the table shows none of them
 				list = append(list, s)
 			}
-			// A line wider than the terminal would wrap and break the columns.
-			var table strings.Builder
-			render.Table(&table, list, live.Alive, e.now())
-			width := e.columns()
-			for _, line := range strings.SplitAfter(table.String(), "\n") {
-				if line, nl := strings.CutSuffix(line, "\n"); width > 0 && nl {
-					fmt.Fprintln(e.stdout, render.Truncate(line, width))
-					continue
-				}
-				fmt.Fprint(e.stdout, line)
-			}
+			render.Table(e.stdout, list, live.Alive, e.now(), e.columns())
 			return nil
 		},
 	}
