@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
-	"jig/status"
 )
 
 // completionRequest is the last argument the completion scripts add to the
@@ -16,118 +15,103 @@ const completionRequest = "--generate-bash-completion"
 
 // complete prints the words that may come next, one a line; words is the
 // command line without "jig" and the request, its last word the one being
-// typed (maybe empty). The shell keeps the words that start with it. A word
-// starting with "-" is a flag being typed: the command's flags. After a flag that takes a value:
-// its values (presets, shells, live session and terminal ids). Else the
-// subcommands, or what the command takes as its argument. It answers here
-// rather than through urfave/cli, which reads os.Args and gives up on a
-// word "--", the very word being completed at --<TAB>.
+// typed (maybe empty). The shell keeps the words that start with it. It
+// answers here rather than through urfave/cli, which reads os.Args and
+// gives up on a word "--", the very word being completed at --<TAB>.
 func (e *env) complete(app *cli.App, words []string) {
-	cur := ""
-	if len(words) > 0 {
-		cur, words = words[len(words)-1], words[:len(words)-1]
+	live := func() (sessions, terminals []string) {
+		dir, err := e.stateDir()
+		if err != nil {
+			return nil, nil // completion stays quiet
+		}
+		return dir.LiveIDs(e.liveness())
 	}
-	flagTyped := strings.HasPrefix(cur, "-")
-	flags, subs := append(app.Flags, cli.VersionFlag), app.Commands
-	var path []string // the command names walked
-	afterValueFlag := ""
+	for _, w := range completions(app, words, live) {
+		fmt.Fprintln(e.stdout, render.Clean(w))
+	}
+}
+
+// typed is where the words before the one being completed lead: the
+// commands walked, their flags and subcommands, and the flag whose value
+// comes next ("" for none).
+type typed struct {
+	path      []string
+	flags     []cli.Flag
+	subs      []*cli.Command
+	valueFlag string
+}
+
+// walk follows the words typed through the commands.
+func walk(app *cli.App, words []string) typed {
+	t := typed{flags: append(app.Flags, cli.VersionFlag), subs: app.Commands}
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		if strings.HasPrefix(w, "-") {
-			if takesValue(flags, w) {
+			if takesValue(t.flags, w) {
 				if i+1 == len(words) {
-					afterValueFlag = strings.TrimLeft(w, "-")
+					t.valueFlag = strings.TrimLeft(w, "-")
 				}
 				i++
 			}
 			continue
 		}
-		if c := findCommand(subs, w); c != nil {
-			path = append(path, c.Name)
-			flags, subs = c.Flags, c.Subcommands
+		if c := findCommand(t.subs, w); c != nil {
+			t.path = append(t.path, c.Name)
+			t.flags, t.subs = c.Flags, c.Subcommands
 		}
 	}
+	return t
+}
+
+// completions are the words that may come next. A word starting with "-"
+// is a flag being typed: the command's flags. After a flag that takes a
+// value: its values (presets, shells, live session and terminal ids). Else
+// the subcommands, or what the command takes as its argument.
+func completions(app *cli.App, words []string, live func() (sessions, terminals []string)) []string {
+	cur := ""
+	if len(words) > 0 {
+		cur, words = words[len(words)-1], words[:len(words)-1]
+	}
+	t := walk(app, words)
 	var out []string
 	switch {
-	case flagTyped:
-		for _, f := range append(flags, cli.HelpFlag) {
+	case strings.HasPrefix(cur, "-"):
+		for _, f := range append(t.flags, cli.HelpFlag) {
 			for _, n := range f.Names() {
+				dashes := "--"
 				if len(n) == 1 {
-					out = append(out, "-"+n)
-				} else {
-					out = append(out, "--"+n)
+					dashes = "-"
 				}
+				out = append(out, dashes+n)
 			}
 		}
-	case afterValueFlag != "":
-		out = e.flagValues(afterValueFlag)
-	case len(subs) > 0:
-		for _, c := range subs {
+	case t.valueFlag != "":
+		out = values(t.valueFlag, live)
+	case len(t.subs) > 0:
+		for _, c := range t.subs {
 			if !c.Hidden {
 				out = append(out, c.Name)
 			}
 		}
 	default:
-		out = e.argumentValues(strings.Join(path, " "))
+		out = values(strings.Join(t.path, " "), live)
 	}
-	for _, w := range out {
-		fmt.Fprintln(e.stdout, render.Clean(w))
-	}
+	return out
 }
 
-// flagValues are the values a flag's name says it takes.
-func (e *env) flagValues(flag string) []string {
-	switch flag {
+// values are what a flag (by its name) or a command (by its path) takes.
+func values(what string, live func() (sessions, terminals []string)) []string {
+	switch what {
 	case "preset":
 		return render.Presets
-	case "shell":
+	case "shell", "completion":
 		return render.Shells
-	case "session":
-		ids, _ := e.liveIDs()
-		return ids
-	case "terminal":
-		_, terms := e.liveIDs()
-		return terms
+	case "session", "session show", "session path", "session context", "session watch":
+		sessions, _ := live()
+		return sessions
+	case "terminal", "session for-terminal":
+		_, terminals := live()
+		return terminals
 	}
 	return nil
-}
-
-// argumentValues are what a command takes as its argument.
-func (e *env) argumentValues(command string) []string {
-	switch command {
-	case "session for-terminal":
-		_, terms := e.liveIDs()
-		return terms
-	case "session show", "session path", "session context", "session watch":
-		ids, _ := e.liveIDs()
-		return ids
-	case "completion":
-		return render.Shells
-	}
-	return nil
-}
-
-// liveIDs are the ids of the live sessions and of their terminals; none
-// when the state dir cannot be read (completion stays quiet).
-func (e *env) liveIDs() (sessions, terminals []string) {
-	dir, err := e.stateDir()
-	if err != nil {
-		return nil, nil
-	}
-	live := e.liveness().Memo()
-	seen := map[string]bool{}
-	dir.EachHead(false, func(h *status.Head, err error) error {
-		if err != nil || !live.Alive(h.Status()) {
-			return nil
-		}
-		sessions = append(sessions, h.Session)
-		for _, t := range h.Terminals {
-			if !seen[t.ID] {
-				seen[t.ID] = true
-				terminals = append(terminals, t.ID)
-			}
-		}
-		return nil
-	})
-	return sessions, terminals
 }

@@ -58,7 +58,7 @@ func completionCommand(e *env) *cli.Command {
 			case "fish":
 				script, err := c.App.ToFishCompletion()
 				if err != nil {
-					return errorf(c, exitFailed, "%v", err)
+					return err
 				}
 				fmt.Fprintln(e.stdout, script)
 			default:
