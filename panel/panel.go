@@ -1,6 +1,7 @@
-// Package panel is the Work view: one session's state as lines of text.
-// It is pure (a status and a clock in, lines out) so `jig panel`, demos and
-// tests share it. herdr/app/src/work-view.js draws the same lines for
+// Package panel is the Work view: one session's state as lines of text,
+// and the full-screen loop that shows a view in a terminal (Run: raw keys,
+// resizes, redraws in place). The lines are pure (a status and a clock in,
+// lines out) so `jig panel`, demos and tests share them. herdr/app/src/work-view.js draws the same lines for
 // Herdr.app; both are checked against herdr/app/testdata/work_full.txt and
 // work_hostile.txt, so every number here is formatted with integer
 // arithmetic that JavaScript repeats exactly, and cleaned by one rule.

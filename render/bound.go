@@ -46,6 +46,12 @@ type BoundError struct {
 
 func (e *BoundError) Error() string { return e.What }
 
+// ErrBounds is the kind of every BoundError: the expression or template
+// given is not one jig runs (exit 4).
+var ErrBounds = errors.New("past its bounds")
+
+func (e *BoundError) Is(target error) bool { return target == ErrBounds }
+
 // run is one run within its bounds: ctx ends when it goes past its time or
 // its memory, and out refuses a write past its output.
 type run struct {

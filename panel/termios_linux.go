@@ -1,4 +1,4 @@
-package main
+package panel
 
 import "golang.org/x/sys/unix"
 
