@@ -185,7 +185,8 @@ func TestTmuxStatusLine(t *testing.T) {
 // changes nothing else there; status-left has no token and stays; the
 // border variant goes through the same token; @jig-format reaches jig as
 // written. Without a token anywhere, the segment goes in front of
-// status-right.
+// status-right. Run again, it replaces its own segment, with the options as
+// they are then, and never adds a second.
 func TestTmuxPluginFile(t *testing.T) {
 	need(t, "tmux")
 	jig := buildJig(t)
@@ -224,14 +225,35 @@ func TestTmuxPluginFile(t *testing.T) {
 	if want := " #{pane_index} #('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 50) `; border != want {
 		t.Errorf("pane-border-format %q, want %q", border, want)
 	}
+	// Run again (TPM's prefix I), the plugin replaces its own segment:
+	// nothing doubles, and an option changed since takes effect.
+	s.Run("run-shell", plugin)
+	if got, want := s.Run("show-options", "-gv", "status-right"), "["+job+"] %H:%M"; got != want {
+		t.Errorf("run again, status-right %q, want %q", got, want)
+	}
+	if got := s.Run("show-options", "-gv", "pane-border-format"); got != border {
+		t.Errorf("run again, pane-border-format %q, want %q", got, border)
+	}
+	s.Run("set-option", "-g", "@jig-max-width", "30")
+	s.Run("run-shell", plugin)
+	if got, want := s.Run("show-options", "-gv", "status-right"), "["+strings.Replace(job, "40)", "30)", 1)+"] %H:%M"; got != want {
+		t.Errorf("run with @jig-max-width 30, status-right %q, want %q", got, want)
+	}
+	if got := s.Run("show-options", "-gv", "status-left"); got != "L #S" {
+		t.Errorf("run again, status-left changed: %q", got)
+	}
 
 	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.state}} & more'\n"+
 		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
+	plain := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
 	poll(t, "without a token the segment goes in front of status-right", func() string {
-		want := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
-		if got := s.Run("show-options", "-gv", "status-right"); got != want {
-			return fmt.Sprintf("status-right %q, want %q", got, want)
+		if got := s.Run("show-options", "-gv", "status-right"); got != plain {
+			return fmt.Sprintf("status-right %q, want %q", got, plain)
 		}
 		return ""
 	})
+	s.Run("run-shell", plugin)
+	if got := s.Run("show-options", "-gv", "status-right"); got != plain {
+		t.Errorf("run again without a token, status-right %q, want %q", got, plain)
+	}
 }
