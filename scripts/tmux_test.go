@@ -257,3 +257,66 @@ func TestTmuxPluginFile(t *testing.T) {
 		t.Errorf("run again without a token, status-right %q, want %q", got, plain)
 	}
 }
+
+// `jig install tmux --uninstall` takes jig's lines out of tmux.conf and
+// prints the line that puts tmux's own options back in a running tmux. Run
+// as printed, in a real tmux that loaded jig's lines: every option jig set
+// is tmux's default or the user's own again, and the session lives on
+// (tmux kill-server, what this said before, would have ended it).
+func TestTmuxUninstallReset(t *testing.T) {
+	tmuxBin := need(t, "tmux")
+	jig := buildJig(t)
+	tmp := t.TempDir()
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	conf := filepath.Join(tmp, "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set -g status-interval 5\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jigRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(jig, append([]string{"install", "tmux", "--config", conf}, args...)...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("jig install tmux %v: %v: %s", args, err, out)
+		}
+		return string(out)
+	}
+	jigRun("--write", "--pane-border")
+	s := testsrc.NewTmux(t, "reset", env)
+	s.Run("-f", conf, "new-session", "-d", "-s", "work", "sleep 600")
+	if got := s.Run("show-options", "-gv", "status-right"); !strings.Contains(got, "session for-terminal") {
+		t.Fatalf("jig's lines did not load: status-right %q", got)
+	}
+	defaults := testsrc.NewTmux(t, "defaults", env)
+	defaults.Run("-f", "/dev/null", "new-session", "-d", "sleep 600")
+
+	said := jigRun("--uninstall")
+	_, line, ok := strings.Cut(strings.TrimSpace(said), "without restarting it: ")
+	if !ok || !strings.HasPrefix(line, "tmux ") {
+		t.Fatalf("no line to run in %q", said)
+	}
+	// The line runs as a user runs it, in sh, its tmux this test's server.
+	bin := filepath.Join(tmp, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := fmt.Sprintf("#!/bin/sh\nexec %q -L %q \"$@\"\n", tmuxBin, s.Socket)
+	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sh := exec.Command("sh", "-c", line)
+	sh.Env = append(env, "PATH="+bin+":/usr/bin:/bin")
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v: %s", line, err, out)
+	}
+	for _, opt := range []string{"status-right", "status-right-length", "pane-border-status", "pane-border-format"} {
+		if got, want := s.Run("show-options", "-gv", opt), defaults.Run("show-options", "-gv", opt); got != want {
+			t.Errorf("%s is %q, want tmux's default %q", opt, got, want)
+		}
+	}
+	if got := s.Run("show-options", "-gv", "status-interval"); got != "5" {
+		t.Errorf("status-interval %q, want the user's own 5", got)
+	}
+	s.Run("has-session", "-t", "work")
+}
