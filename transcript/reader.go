@@ -1,3 +1,7 @@
+// Package transcript reads Pi's session files (.jsonl) the way Pi's own
+// loader does: the header, every entry version, the branch to the leaf,
+// totals, outputs and recent calls, read again incrementally from a cursor
+// that holds no transcript text. docs/transcript.md describes what is read.
 package transcript
 
 import (
@@ -176,10 +180,6 @@ func NewReader(path string) *Reader {
 // looked: a line Pi is still writing.
 func (r *Reader) Unread() int64 { return r.size - r.offset }
 
-// HasHeader reports whether the header has been read: a file Pi has just
-// created may still be empty.
-func (r *Reader) HasHeader() bool { return r.hasHeader }
-
 // Offset is how many bytes have been consumed: complete lines only.
 func (r *Reader) Offset() int64 { return r.offset }
 
@@ -196,7 +196,7 @@ func (r *Reader) reset() {
 
 // Update reads what was appended since the last call. A last line without
 // its newline is left for later: Pi may be writing it. An empty file, or one
-// whose header line is not complete yet, is no error: HasHeader says false.
+// whose header line is not complete yet, is no error: it has no header yet.
 // Errors name the file.
 func (r *Reader) Update() error {
 	if err := r.update(); err != nil {

@@ -179,9 +179,8 @@ func TestAttackForeignFilesElsewhere(t *testing.T) {
 // the writer runs as nobody, whom a mode stops.
 func TestAttackPlantedLocks(t *testing.T) {
 	start := time.Now()
-	top := shortTempDir(t) // so the lock's path in an error line is not cut
+	top, bin, who := asWriter(t) // a short path: the lock's in an error line is not cut
 	state := filepath.Join(top, "state")
-	bin, who := asWriter(t, top)
 	write := func(session string) (ran, bool) {
 		cmd := jigProc(state, `{"state":"idle"}`, "session", "write", "--session", session, "--pid", strconv.Itoa(os.Getpid()))
 		cmd.Path, cmd.Err, cmd.SysProcAttr = bin, nil, who

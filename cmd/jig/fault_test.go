@@ -128,13 +128,15 @@ func (zeros) Read(p []byte) (int, error) {
 // writer runs as nobody (uid 65534) over a state dir nobody owns.
 func TestHammerReadOnlyStateDir(t *testing.T) {
 	start := time.Now()
-	top := t.TempDir()
+	top, as, who := asWriter(t)
 	state := filepath.Join(top, "state")
-	as, who := asWriter(t, top)
 	write := func(stdin string) ran {
 		cmd := jigProc(state, stdin, "session", "write", "--session", "ro", "--pid", strconv.Itoa(os.Getpid()))
 		cmd.Path, cmd.Err = as, nil
 		cmd.SysProcAttr = who
+		// Not the checkout: jig reads the project's settings from its
+		// working folder, which nobody may not be allowed to read.
+		cmd.Dir = top
 		return runProc(t, cmd)
 	}
 	if r := write(`{"state":"idle"}`); r.code != 0 {
@@ -156,30 +158,31 @@ func TestHammerReadOnlyStateDir(t *testing.T) {
 		"old file intact, one line"), start)
 }
 
-// asWriter is the jig binary and the credentials of a writer that mode
-// 0500 stops, making its state dir in top: this process's, or, for root,
-// nobody's, with top given to nobody and a copy of the binary nobody can
-// run.
-func asWriter(t *testing.T, top string) (string, *syscall.SysProcAttr) {
+// asWriter is a folder for the writer's state dir and working folder, the
+// jig binary and the credentials of a writer that mode 0500 stops: this
+// process's, or, for root, nobody's, with the folder given to nobody and a
+// copy of the binary nobody can run, both where nobody can reach them.
+func asWriter(t *testing.T) (top, bin string, who *syscall.SysProcAttr) {
 	t.Helper()
 	jig, err := exec.LookPath("jig")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if os.Geteuid() != 0 {
-		return jig, nil
+		return t.TempDir(), jig, nil
 	}
 	const nobody = 65534
-	binDir := t.TempDir()
-	for _, d := range []string{filepath.Dir(binDir), binDir} { // the test's folders are 0700
-		if err := os.Chmod(d, 0o755); err != nil {
+	base := reachableTempDir(t)
+	top, binDir := filepath.Join(base, "top"), filepath.Join(base, "bin")
+	for _, d := range []string{top, binDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := os.Chown(top, nobody, nobody); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(binDir, "jig")
+	bin = filepath.Join(binDir, "jig")
 	data, err := os.ReadFile(jig)
 	if err == nil {
 		err = os.WriteFile(bin, data, 0o755)
@@ -187,7 +190,50 @@ func asWriter(t *testing.T, top string) (string, *syscall.SysProcAttr) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bin, &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	return top, bin, &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+}
+
+// reachableTempDir is a new folder (mode 0755, removed at the end) in the
+// first temp folder every user can reach: $TMPDIR may be private (0700, or
+// under a private home), as t.TempDir's folders are.
+func reachableTempDir(t *testing.T) string {
+	t.Helper()
+	for _, parent := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+		if !searchableByAll(parent) {
+			continue
+		}
+		dir, err := os.MkdirTemp(parent, "jig-nobody-")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	t.Fatalf("no temp folder every user can reach (tried %s, /tmp, /var/tmp)", os.TempDir())
+	return ""
+}
+
+// searchableByAll says whether every folder from / down to dir lets
+// anyone through (o+x).
+func searchableByAll(dir string) bool {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return true
+		}
+		dir = parent
+	}
 }
 
 // TestHammerLockHeld: another process holds the session's lock past the
