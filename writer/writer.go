@@ -209,6 +209,9 @@ func (w *Writer) build(u Update, file *status.Status, cursor []byte) (*status.St
 		default:
 			derived, next = d, moved
 		}
+		if _, resident := u.Transcript.(Resident); resident {
+			next = nil
+		}
 	}
 	s, err := engine.Build(prev, derived, u.Live)
 	if err != nil {
