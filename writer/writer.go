@@ -9,6 +9,7 @@
 package writer
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -209,6 +210,9 @@ func (w *Writer) build(u Update, file *status.Status, cursor []byte) (*status.St
 		default:
 			derived, next = d, moved
 		}
+		if _, resident := u.Transcript.(Resident); resident {
+			next = nil
+		}
 	}
 	s, err := engine.Build(prev, derived, u.Live)
 	if err != nil {
@@ -248,30 +252,25 @@ func (w *Writer) fillEnvironment(s *status.Status, u Update, derived *transcript
 		s.SessionFile = &f
 	}
 	if u.KeepSaid {
-		if s.Host == "" {
-			s.Host = w.Host
-		}
-		if s.Agent == "" {
-			s.Agent = u.Agent
-		}
-		if s.AgentDir == "" {
-			s.AgentDir = u.AgentDir
-		}
+		s.Host = cmp.Or(s.Host, w.Host)
+		s.Agent = cmp.Or(s.Agent, u.Agent)
+		s.AgentDir = cmp.Or(s.AgentDir, u.AgentDir)
 		if len(s.Terminals) == 0 {
 			s.Terminals = terminal.Detect(w.Getenv)
 		}
 		if s.Terminal == nil {
-			if t := terminal.Innermost(s.Terminals); t != nil {
-				s.Terminal, s.TerminalFrom = &t.ID, &t.From
-			}
+			setTerminal(s)
 		}
 		return
 	}
 	s.Schema, s.Host, s.Agent = status.Schema, w.Host, u.Agent
-	if u.AgentDir != "" {
-		s.AgentDir = u.AgentDir
-	}
+	s.AgentDir = cmp.Or(u.AgentDir, s.AgentDir)
 	s.Terminals = terminal.Detect(w.Getenv)
+	setTerminal(s)
+}
+
+// setTerminal names the innermost of s's terminals as its terminal.
+func setTerminal(s *status.Status) {
 	s.Terminal, s.TerminalFrom = nil, nil
 	if t := terminal.Innermost(s.Terminals); t != nil {
 		s.Terminal, s.TerminalFrom = &t.ID, &t.From
