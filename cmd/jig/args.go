@@ -23,12 +23,28 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 		out, err := normalizeArgs(app, args[:n:n])
 		return append(out, args[n]), err
 	}
-	out := []string{args[0]}
-	var path []string // the command names walked, for the error
-	rest := args[1:]
-	var flags []cli.Flag = app.Flags
-	subs := app.Commands
-	// Walk down the command names; flags before them stay where they are.
+	out, path, flags, rest := walkCommands(app, args)
+	moved, positional, err := moveFlags(flags, rest, path)
+	if err != nil {
+		return nil, err
+	}
+	for _, tok := range moved {
+		if tok == "-h" || tok == "--help" || tok == "-help" {
+			// Help, whatever else was asked: urfave/cli would take an
+			// argument after --help for a help topic and fail.
+			return append(out, "--help"), nil
+		}
+	}
+	out = append(out, moved...)
+	return append(out, positional...), nil
+}
+
+// walkCommands walks down the command names of args; flags before them
+// stay where they are. It returns what it walked (out), the names, the
+// flags of the command reached and the rest of args.
+func walkCommands(app *cli.App, args []string) (out, path []string, flags []cli.Flag, rest []string) {
+	out, rest = []string{args[0]}, args[1:]
+	flags, subs := app.Flags, app.Commands
 	for len(rest) > 0 {
 		tok := rest[0]
 		if strings.HasPrefix(tok, "-") {
@@ -55,38 +71,35 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 			break
 		}
 	}
-	var moved, positional []string
+	return out, path, flags, rest
+}
+
+// moveFlags parts the command's words into its flags (with their values)
+// and its arguments; `--` and all after it are arguments.
+func moveFlags(flags []cli.Flag, rest, path []string) (moved, positional []string, err error) {
 	for i := 0; i < len(rest); i++ {
 		tok := rest[i]
 		switch {
 		case tok == "--":
-			positional = append(positional, rest[i:]...)
-			i = len(rest)
+			return moved, append(positional, rest[i:]...), nil
 		case strings.HasPrefix(tok, "-") && tok != "-":
 			moved = append(moved, tok)
-			if takesValue(flags, tok) {
-				if i+1 == len(rest) {
-					if len(positional) == 0 {
-						break // nothing to take: the parser reports it
-					}
-					return nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
-				}
-				i++
-				moved = append(moved, rest[i])
+			if !takesValue(flags, tok) {
+				continue
 			}
+			if i+1 == len(rest) {
+				if len(positional) == 0 {
+					continue // nothing to take: the parser reports it
+				}
+				return nil, nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
+			}
+			i++
+			moved = append(moved, rest[i])
 		default:
 			positional = append(positional, tok)
 		}
 	}
-	for _, tok := range moved {
-		if tok == "-h" || tok == "--help" || tok == "-help" {
-			// Help, whatever else was asked: urfave/cli would take an
-			// argument after --help for a help topic and fail.
-			return append(out, "--help"), nil
-		}
-	}
-	out = append(out, moved...)
-	return append(out, positional...), nil
+	return moved, positional, nil
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
