@@ -26,13 +26,32 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 		out, err := normalizeArgs(app, args[:n:n])
 		return append(out, args[n]), err
 	}
-	out := []string{args[0]}
-	var path []string // the command names walked, for the error
-	rest := args[1:]
-	var flags []cli.Flag = app.Flags
-	subs := app.Commands
-	var cmd *cli.Command // the last command walked
-	// Walk down the command names; flags before them stay where they are.
+	out, path, cmd, rest := walkCommands(app, args)
+	flags := app.Flags
+	if cmd != nil {
+		flags = cmd.Flags
+	}
+	moved, positional, err := moveFlags(cmd, flags, rest, path)
+	if err != nil {
+		return nil, err
+	}
+	for _, tok := range moved {
+		if tok == "-h" || tok == "--help" || tok == "-help" {
+			// Help, whatever else was asked: urfave/cli would take an
+			// argument after --help for a help topic and fail.
+			return append(out, "--help"), nil
+		}
+	}
+	out = append(out, moved...)
+	return append(out, positional...), nil
+}
+
+// walkCommands walks down the command names of args; flags before them
+// stay where they are. It returns what it walked (out), the names, the
+// command reached (nil: none) and the rest of args.
+func walkCommands(app *cli.App, args []string) (out, path []string, cmd *cli.Command, rest []string) {
+	out, rest = []string{args[0]}, args[1:]
+	flags, subs := app.Flags, app.Commands
 	for len(rest) > 0 {
 		tok := rest[0]
 		if strings.HasPrefix(tok, "-") {
@@ -60,51 +79,49 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 			break
 		}
 	}
-	var moved, positional []string
+	return out, path, cmd, rest
+}
+
+// moveFlags parts the command's words into its flags (with their values)
+// and its arguments; `--` and all after it are arguments. An empty word
+// where an argument or an ID goes is refused (emptyWord).
+func moveFlags(cmd *cli.Command, flags []cli.Flag, rest, path []string) (moved, positional []string, err error) {
 	for i := 0; i < len(rest); i++ {
 		tok := rest[i]
 		switch {
 		case tok == "--":
 			for n, w := range rest[i+1:] {
 				if w == "" {
-					return nil, emptyWord(path, argName(cmd, path, len(positional)+n))
+					return nil, nil, emptyWord(path, argName(cmd, path, len(positional)+n))
 				}
 			}
-			positional = append(positional, rest[i:]...)
-			i = len(rest)
+			return moved, append(positional, rest[i:]...), nil
 		case strings.HasPrefix(tok, "-") && tok != "-":
 			moved = append(moved, tok)
 			if name, value, ok := strings.Cut(tok, "="); ok && value == "" && takesID(flags, name) {
-				return nil, emptyWord(path, name+" ID")
+				return nil, nil, emptyWord(path, name+" ID")
 			}
-			if takesValue(flags, tok) {
-				if i+1 == len(rest) {
-					if len(positional) == 0 {
-						break // nothing to take: the parser reports it
-					}
-					return nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
-				}
-				i++
-				if rest[i] == "" && takesID(flags, tok) {
-					return nil, emptyWord(path, tok+" ID")
-				}
-				moved = append(moved, rest[i])
+			if !takesValue(flags, tok) {
+				continue
 			}
+			if i+1 == len(rest) {
+				if len(positional) == 0 {
+					continue // nothing to take: the parser reports it
+				}
+				return nil, nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
+			}
+			i++
+			if rest[i] == "" && takesID(flags, tok) {
+				return nil, nil, emptyWord(path, tok+" ID")
+			}
+			moved = append(moved, rest[i])
 		case tok == "":
-			return nil, emptyWord(path, argName(cmd, path, len(positional)))
+			return nil, nil, emptyWord(path, argName(cmd, path, len(positional)))
 		default:
 			positional = append(positional, tok)
 		}
 	}
-	for _, tok := range moved {
-		if tok == "-h" || tok == "--help" || tok == "-help" {
-			// Help, whatever else was asked: urfave/cli would take an
-			// argument after --help for a help topic and fail.
-			return append(out, "--help"), nil
-		}
-	}
-	out = append(out, moved...)
-	return append(out, positional...), nil
+	return moved, positional, nil
 }
 
 // emptyWord is the usage error for an empty argument or ID: what is empty

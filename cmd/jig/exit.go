@@ -52,7 +52,7 @@ var exitCodes = []struct {
 	{status.ErrStateDir, exitStateDir},
 	{render.ErrUsage, exitUsage},
 	{status.ErrBadInput, exitBadInput}, // request.BadError is one
-	{render.ErrBounds, exitBadInput},    // a --jq or --format past its bounds
+	{render.ErrBounds, exitBadInput},   // a --jq or --format past its bounds
 	{transcript.ErrNotSession, exitBadInput},
 	{status.ErrNoSession, exitNoSession},
 	{status.ErrNotFound, exitNone},
