@@ -20,17 +20,17 @@ type Row struct {
 	Agent     string     `json:"agent"`
 	Project   string     `json:"project"` // ticket key, else repository or folder name
 	Model     string     `json:"model"`
-	State     string     `json:"state"`                 // busy or idle
-	Attention string     `json:"attention"`             // what waits for the person: permission, question, error; "" when nothing
-	Tool      string     `json:"tool,omitempty"`        // the tool a permission waits on
-	Context   *float64   `json:"contextPercent"`        // share of the window in use
-	Cost      *float64   `json:"cost"`                  // dollars
-	RateLimit *float64   `json:"rateLimitPercent"`      // the 5-hour limit's use, when the agent says it
-	Since     time.Time  `json:"since"`                 // when the session entered this state
-	Updated   time.Time  `json:"updatedAt"`             // its file's last change
-	Terminal  *Terminal  `json:"terminal"`              // where to jump; nil when unknown
-	Tools     []ToolName `json:"tools"`                 // what `t` offers
-	Err       string     `json:"error,omitempty"`       // set on a host's placeholder row: why it has no rows
+	State     string     `json:"state"`            // busy or idle
+	Attention string     `json:"attention"`        // what waits for the person: permission, question, error; "" when nothing
+	Tool      string     `json:"tool,omitempty"`   // the tool a permission waits on
+	Context   *float64   `json:"contextPercent"`   // share of the window in use
+	Cost      *float64   `json:"cost"`             // dollars
+	RateLimit *float64   `json:"rateLimitPercent"` // the 5-hour limit's use, when the agent says it
+	Since     time.Time  `json:"since"`            // when the session entered this state
+	Updated   time.Time  `json:"updatedAt"`        // its file's last change
+	Terminal  *Terminal  `json:"terminal"`         // where to jump; nil when unknown
+	Tools     []ToolName `json:"tools"`            // what `t` offers
+	Err       string     `json:"error,omitempty"`  // set on a host's placeholder row: why it has no rows
 }
 
 // Terminal is where a session runs, as its innermost host names it.
