@@ -5,6 +5,7 @@
 package board
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -104,7 +105,7 @@ type file struct {
 // tree holding a folder of this machine ("" when none or unknown).
 func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := json.Unmarshal(slim(data), &f); err != nil {
 		return Row{}, err
 	}
 	r := Row{
@@ -133,6 +134,46 @@ func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	r.Terminal = terminalOf(f)
 	r.Tools = toolsOf(f)
 	return r, nil
+}
+
+// heavy are the fields of a status file the board has no use for, which
+// make up most of its bytes.
+var heavy = map[string]bool{"outputs": true, "recent": true, "workflow": true, "lastRequest": true}
+
+// slim is a status file without its heavy fields, when it is laid out as
+// jig writes it (each top-level key on a line of its own, two spaces in: a
+// string holds no raw newline, deeper keys are indented further); else the
+// file as it is. Decoding 500 files whole would cost the board ten times
+// what listing them does.
+func slim(data []byte) []byte {
+	sep := []byte(",\n  \"")
+	if !bytes.HasPrefix(data, []byte("{\n  \"")) {
+		return data
+	}
+	out := make([]byte, 0, 2048)
+	out = append(out, '{')
+	rest := data[2:] // from the first key's line
+	for len(rest) > 0 {
+		end := bytes.Index(rest, sep)
+		field := rest
+		if end >= 0 {
+			field, rest = rest[:end], rest[end+1:]
+		} else {
+			rest = nil
+		}
+		key, _, _ := bytes.Cut(bytes.TrimLeft(field, "\n "), []byte(`":`))
+		if heavy[string(bytes.TrimPrefix(key, []byte(`"`)))] {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, field...)
+	}
+	if len(out) > 1 && out[len(out)-1] != '}' {
+		out = append(out, '}') // the last field was heavy: close the object
+	}
+	return out
 }
 
 // project is the ticket's key, else the name of the repository holding the

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,5 +165,21 @@ func TestFind(t *testing.T) {
 	}
 	if _, err := Find(rows, "x"); err == nil {
 		t.Error("a host's placeholder is no session")
+	}
+}
+
+func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
+	doc := "{\n  \"session\": \"s\",\n  \"outputs\": [\n    {\n      \"path\": \"/a,\\n  \\\"x\\\": 1\"\n    }\n  ],\n  \"state\": \"busy\",\n  \"recent\": []\n}\n"
+	got := string(slim([]byte(doc)))
+	var v map[string]any
+	if err := json.Unmarshal([]byte(got), &v); err != nil {
+		t.Fatalf("%v: %q", err, got)
+	}
+	if len(v) != 2 || v["session"] != "s" || v["state"] != "busy" {
+		t.Errorf("slim %q", got)
+	}
+	other := `{"session":"s","outputs":[]}`
+	if string(slim([]byte(other))) != other {
+		t.Error("a file in another layout is decoded whole")
 	}
 }
