@@ -17,7 +17,7 @@ func BenchmarkLocal(b *testing.B) {
 	dir := &status.Dir{Root: root}
 	host, _ := os.Hostname()
 	for b.Loop() {
-		if _, err := Local(dir, status.Liveness{Host: host}.Memo(), host); err != nil {
+		if _, _, err := Local(dir, status.Liveness{Host: host}.Memo(), host); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -32,7 +32,7 @@ func (b *Board) Gather(ctx context.Context) ([]Row, error) {
 			remote[i] = b.HostRows(ctx, h)
 		}()
 	}
-	local, err := b.LocalRows()
+	local, _, err := b.LocalRows()
 	wg.Wait()
 	for _, rows := range remote {
 		local = append(local, rows...)
@@ -41,10 +41,10 @@ func (b *Board) Gather(ctx context.Context) ([]Row, error) {
 	return local, err
 }
 
-// LocalRows is this machine's live sessions.
-func (b *Board) LocalRows() ([]Row, error) {
+// LocalRows is this machine's live sessions, and their heads.
+func (b *Board) LocalRows() ([]Row, []*status.Head, error) {
 	if b.Dir == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	return Local(b.Dir, b.Live.Memo(), b.Host)
 }

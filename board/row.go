@@ -147,16 +147,15 @@ var heavy = map[string]bool{"outputs": true, "recent": true, "workflow": true, "
 // what listing them does.
 func slim(data []byte) []byte {
 	sep := []byte(",\n  \"")
-	if !bytes.HasPrefix(data, []byte("{\n  \"")) {
+	body, ok := bytes.CutSuffix(bytes.TrimRight(data, " \n"), []byte("\n}"))
+	if !ok || !bytes.HasPrefix(body, []byte("{\n  \"")) {
 		return data
 	}
 	out := make([]byte, 0, 2048)
 	out = append(out, '{')
-	rest := data[2:] // from the first key's line
-	for len(rest) > 0 {
-		end := bytes.Index(rest, sep)
+	for rest := body[2:]; len(rest) > 0; { // from the first key's line
 		field := rest
-		if end >= 0 {
+		if end := bytes.Index(rest, sep); end >= 0 {
 			field, rest = rest[:end], rest[end+1:]
 		} else {
 			rest = nil
@@ -170,10 +169,7 @@ func slim(data []byte) []byte {
 		}
 		out = append(out, field...)
 	}
-	if len(out) > 1 && out[len(out)-1] != '}' {
-		out = append(out, '}') // the last field was heavy: close the object
-	}
-	return out
+	return append(out, '}')
 }
 
 // project is the ticket's key, else the name of the repository holding the

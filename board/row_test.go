@@ -178,6 +178,10 @@ func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
 	if len(v) != 2 || v["session"] != "s" || v["state"] != "busy" {
 		t.Errorf("slim %q", got)
 	}
+	last := "{\n  \"session\": \"s\",\n  \"updatedAt\": \"x\"\n}\n"
+	if err := json.Unmarshal(slim([]byte(last)), &v); err != nil || v["updatedAt"] != "x" {
+		t.Errorf("the last field kept: %v %q", err, slim([]byte(last)))
+	}
 	other := `{"session":"s","outputs":[]}`
 	if string(slim([]byte(other))) != other {
 		t.Error("a file in another layout is decoded whole")

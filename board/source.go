@@ -24,17 +24,12 @@ const HostTimeout = 2 * time.Second
 // listing, far less than the machine.
 const maxListing = 64 << 20
 
-// Local is the live sessions of this machine's state dir.
-func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, error) {
-	var names []string
-	err := dir.EachHead(true, func(h *status.Head, err error) error {
-		if err == nil && live.Alive(h.Status()) {
-			names = append(names, h.Name)
-		}
-		return nil // a file that cannot be read is not a row
-	})
+// Local is the live sessions of this machine's state dir, and their heads
+// (for checking, later, that their processes still run).
+func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status.Head, error) {
+	heads, err := dir.List(false, live, nil) // a file that cannot be read is not a row
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	repos := transcript.NewRepoFinder()
 	repo := func(d string) string {
@@ -43,10 +38,11 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, error) {
 		}
 		return ""
 	}
-	rows := make([]Row, 0, len(names))
+	rows := make([]Row, 0, len(heads))
+	kept := heads[:0]
 	var buf []byte
-	for _, name := range names {
-		data, err := dir.ReadRaw(name, buf)
+	for _, h := range heads {
+		data, err := dir.ReadRaw(h.Name, buf)
 		buf = data
 		if err != nil {
 			continue // ended since the listing
@@ -60,8 +56,9 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, error) {
 			r.Host = host
 		}
 		rows = append(rows, r)
+		kept = append(kept, h)
 	}
-	return rows, nil
+	return rows, kept, nil
 }
 
 // SSH runs jig on other machines: Command is the ssh command as the user

@@ -62,3 +62,16 @@ func TestViewActions(t *testing.T) {
 		t.Errorf("q: %+v", a)
 	}
 }
+
+func TestKeyReader(t *testing.T) {
+	var r keyReader
+	var got []string
+	for _, b := range []byte("j\x1b[A\x1b[Bk\r\x1bq") {
+		if k, ok := r.next(b); ok {
+			got = append(got, k)
+		}
+	}
+	if strings.Join(got, " ") != "j up down k enter esc" {
+		t.Errorf("keys %q", got)
+	}
+}

@@ -10,7 +10,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/board"
+	"jig/panel"
 	"jig/render"
+	"jig/status"
 	"jig/ticket"
 )
 
@@ -35,7 +37,7 @@ func boardCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			doc, err := e.docOutputFor(c)
+			out, err := e.printer(c, render.Output{})
 			if err != nil {
 				return err
 			}
@@ -43,20 +45,16 @@ func boardCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if id := c.String("jump"); c.IsSet("jump") {
-				return e.boardJump(c, b, id)
+			if c.IsSet("jump") {
+				return e.boardJump(b, c.String("jump"))
 			}
-			rows, err := b.Gather(context.Background())
-			if err != nil {
-				return errorf(c, exitStateDir, "%v", err)
+			asJSON := c.Bool("json") || c.IsSet("jq") || !e.stdoutTTY && !c.Bool("once")
+			if out, ok := stdoutFile(e.stdout); ok && e.stdoutTTY && !asJSON && !c.Bool("once") {
+				in, _ := e.stdin.(*os.File)
+				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now}
+				return l.Run(context.Background(), panel.Terminal{In: in, Out: out})
 			}
-			if doc != nil || c.Bool("json") || (!c.Bool("once") && !e.stdoutTTY) {
-				return e.printRows(c, doc, rows)
-			}
-			for _, line := range board.Lines(rows, e.columns(), e.now()) {
-				fmt.Fprintln(e.stdout, line)
-			}
-			return nil
+			return e.boardOnce(b, out, asJSON)
 		},
 	}
 }
@@ -77,40 +75,44 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 		SSH: board.SSH{Command: e.getenv("JIG_SSH")}}, nil
 }
 
-// printRows prints the rows as a JSON array, or what --jq makes of it.
-func (e *env) printRows(c *cli.Context, doc docOutput, rows []board.Row) error {
-	if rows == nil {
-		rows = []board.Row{}
-	}
-	data, err := json.Marshal(rows)
+// boardOnce prints the rows once: as a table, or as JSON (what --jq
+// makes of it).
+func (e *env) boardOnce(b *board.Board, out *render.Printer, asJSON bool) error {
+	rows, err := b.Gather(context.Background())
 	if err != nil {
-		return errorf(c, exitFailed, "%v", err)
+		return err
 	}
-	if doc != nil {
-		return doc(e.stdout, data)
+	if asJSON {
+		data, err := json.Marshal(nonNil(rows))
+		if err != nil {
+			return err
+		}
+		return out.Doc(e.stdout, data)
 	}
-	return writeDoc(e.stdout, data)
+	for _, line := range board.Lines(rows, columns(e.getenv, e.stdout), e.now()) {
+		fmt.Fprintln(e.stdout, line)
+	}
+	return nil
 }
 
 // boardJump focuses the pane of the one session id names.
-func (e *env) boardJump(c *cli.Context, b *board.Board, id string) error {
+func (e *env) boardJump(b *board.Board, id string) error {
 	if id == "" {
-		return usageError(c, "--jump: the session ID is empty")
+		return exitf(exitUsage, "--jump: the session ID is empty")
 	}
 	rows, err := b.Gather(context.Background())
 	if err != nil {
-		return errorf(c, exitStateDir, "%v", err)
+		return err
 	}
 	r, err := board.Find(rows, id)
 	if err != nil {
-		return errorf(c, exitNoSession, "--jump: %v", err)
+		return status.Mark(status.ErrNoSession, fmt.Errorf("--jump: %w", err))
 	}
 	if err := b.SSH.Jump(context.Background(), r); err != nil {
-		code := exitFailed
 		if errors.Is(err, board.ErrCannotJump) {
-			code = exitNone
+			return status.Mark(status.ErrNotFound, fmt.Errorf("--jump %s: %w", render.Clean(id), err))
 		}
-		return errorf(c, code, "--jump %s: %v", render.Clean(id), err)
+		return fmt.Errorf("--jump %s: %w", render.Clean(id), err)
 	}
 	return nil
 }
