@@ -2,21 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"jig/claude"
 	cct "jig/claude/transcript"
-	"jig/pi"
 	"jig/render"
-	"jig/status"
 	"jig/transcript"
 )
 
@@ -39,15 +33,9 @@ func claudeCommand(e *env) *cli.Command {
 
 // claudeWriter reads Claude's JSON on stdin and makes the session's writer.
 func (e *env) claudeWriter(c *cli.Context) (*claude.Writer, *claude.Input, error) {
-	if err := noArgs(c); err != nil {
-		return nil, nil, err
-	}
-	data, err := e.readStdin()
+	data, err := e.hookStdin(c)
 	if err != nil {
-		return nil, nil, errorf(c, exitBadInput, "stdin: %v", err)
-	}
-	if len(data) > status.MaxFileSize {
-		return nil, nil, errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
+		return nil, nil, err
 	}
 	in, err := claude.ParseInput(data)
 	if err != nil {
@@ -147,38 +135,12 @@ func claudeSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			infos, err := e.claudeSessions()
-			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			if infos, err = inCWD(c, infos, func(in *cct.Info) string { return in.CWD }); err != nil {
-				return err
-			}
-			if c.Bool("json") {
-				if infos == nil {
-					infos = []*cct.Info{}
-				}
-				data, _ := json.MarshalIndent(infos, "", "  ")
-				fmt.Fprintf(e.stdout, "%s\n", data)
-			} else if len(infos) > 0 {
-				tw := render.NewColumns(e.stdout)
-				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tCWD\tFILE")
-				for _, in := range infos {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", render.Clean(in.ID), render.Clean(dash(in.Started)),
-						in.Modified.Format(time.RFC3339), size(in.Size), render.Clean(dash(in.CWD)), render.Clean(in.File))
-				}
-				tw.Flush()
-			}
-			if len(infos) == 0 {
-				return silent(exitNone)
-			}
-			return nil
+			return listSessions(e, c, e.claudeSessions, claudeRow)
 		},
 	}
 }
+
+func claudeRow(in *cct.Info) sessionRow { return sessionRow(*in) }
 
 func claudeShowCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -229,16 +191,7 @@ func nonNil(l []string) []string {
 
 // findClaudeSession takes a file path, or a session id (or its start).
 func (e *env) findClaudeSession(arg string) (string, error) {
-	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
-		return arg, nil
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
-	}
-	infos, err := e.claudeSessions()
-	if err != nil {
-		return "", err
-	}
-	return pi.MatchID(arg, e.claudeProjectsDir(), infos, func(in *cct.Info) (string, string) { return in.ID, in.File })
+	return findSession(arg, e.claudeProjectsDir(), e.claudeSessions, claudeRow)
 }
 
 // printClaudeShow prints a transcript's summary for a person; every value
