@@ -85,6 +85,10 @@ func (r *Reader) Outcome(id string) string {
 // after it: at a Stop, the turn's last token count is in.
 func (r *Reader) Replied() bool { return r.st.Replied }
 
+// Provider is the model provider the session uses (session_meta's
+// model_provider: Codex's name for it, "openai" or one of config.toml's).
+func (r *Reader) Provider() string { return r.st.Provider }
+
 // SessionID is the session id the rollout's session_meta names.
 func (r *Reader) SessionID() string { return r.st.SessionID }
 
