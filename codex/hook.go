@@ -116,18 +116,17 @@ func (h *Hooks) Hook(in *Input) (out []byte, err error) {
 // rollout: what the rollout cannot say yet, switches, requests, a
 // permission wait.
 func (h *Hooks) edit(s, prev *status.Status, in *Input, src *source) {
-	r := src.reader()
 	if s.Thinking != nil && *s.Thinking == "" {
 		s.Thinking = nil // the model's default effort, which the rollout does not name
 	}
 	if s.Model == nil && in.Model != "" {
 		// before the rollout's first turn_context: the hook says the model
 		s.Model = &status.Model{ID: in.Model, Name: in.Model}
-		if r != nil {
+		if r := src.reader(); r != nil {
 			s.Model.Provider = r.Provider()
 		}
 	}
-	if r != nil {
+	if r := src.read(); r != nil {
 		if w := r.Window(); w != nil {
 			s.Context.Window = w
 			s.Context.Percent = nil // tokens / window, worked out when the file is written
@@ -140,6 +139,6 @@ func (h *Hooks) edit(s, prev *status.Status, in *Input, src *source) {
 			s.Switches = sw
 		}
 	}
-	h.takeRequest(s, r)
+	h.takeRequest(s, src.reader)
 	attend(s, in)
 }

@@ -22,7 +22,8 @@ type source struct {
 	ahead     *rollout.Reader // read before the lock, from the cursor aheadFrom (at offset aheadAt)
 	aheadFrom []byte
 	aheadAt   int64
-	r         *rollout.Reader // as Derive left it; nil before Codex wrote the rollout
+	r         *rollout.Reader // as Derive left it; nil before Codex wrote the rollout, or when it was current
+	cursor    []byte          // the cursor Derive was given
 }
 
 // newSource is the rollout the hook's input names (nil when none, or not
@@ -71,6 +72,13 @@ func (s *source) restore(cursor []byte) (*rollout.Reader, int64) {
 // Derive reads on from cursor: the reader read ahead when the cursor is
 // still the one it started from, else a fresh one from the cursor.
 func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
+	s.cursor = cursor
+	if s.ahead == nil && cursor != nil && rollout.Current(s.path, cursor) {
+		// nothing appended since the last hook, which wrote what the
+		// rollout says into the file: nothing to lay over it (the hook's
+		// usual case, and the fast one)
+		return nil, nil, nil
+	}
 	r, restoredAt := s.ahead, s.aheadAt
 	if r == nil || !bytes.Equal(cursor, s.aheadFrom) {
 		// another hook moved the cursor meanwhile: read on from there
@@ -91,8 +99,22 @@ func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
 	return d, next, nil
 }
 
-// reader is the rollout as Derive left it, nil when there is none.
+// reader is the rollout as Derive left it, nil when there is none. When
+// Derive found it current, the reader is restored from the cursor (what
+// it knew) for the one who asks.
 func (s *source) reader() *rollout.Reader {
+	if s == nil {
+		return nil
+	}
+	if s.r == nil && s.cursor != nil {
+		s.r, _ = rollout.RestoreReader(s.path, s.cursor)
+	}
+	return s.r
+}
+
+// read is the rollout as Derive read it this time: nil when it found
+// nothing new (what it knew is in the file already).
+func (s *source) read() *rollout.Reader {
 	if s == nil {
 		return nil
 	}

@@ -137,12 +137,13 @@ func available(r *rollout.Reader, req *request.Request, sw status.Switches) requ
 // without the lock, never finds a switch in neither. Codex cannot drop a
 // tool mid-session, so a switch off is enforced by refusing the calls; it
 // cannot reload, nor switch a skill.
-func (h *Hooks) takeRequest(s *status.Status, r *rollout.Reader) {
+func (h *Hooks) takeRequest(s *status.Status, reader func() *rollout.Reader) {
 	now := h.Now()
 	req, err := request.Pending(h.Dir, s.Session)
 	if err != nil && !errors.As(err, new(*request.BadError)) || req == nil && err == nil {
 		return // nothing waits, or the folder cannot be used now: it waits
 	}
+	r := reader()
 	var out *request.Outcome
 	if req != nil {
 		o := request.Resolve(req, available(r, req, s.Switches), s.Switches, now)

@@ -121,26 +121,15 @@ func (r *Reader) Offset() int64 { return r.offset }
 // that was replaced, shrank or changed before the cursor is read again
 // from the start.
 func (r *Reader) Update() error {
-	f, err := os.OpenFile(r.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, size, dev, ino, err := openRegular(r.path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", r.path)
-	}
-	var dev, ino uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		dev, ino = uint64(st.Dev), uint64(st.Ino)
-	}
-	if r.offset > 0 && !r.same(f, dev, ino, fi.Size()) {
+	if r.offset > 0 && !r.same(f, dev, ino, size) {
 		r.reset()
 	}
-	r.dev, r.ino, r.size = dev, ino, fi.Size()
+	r.dev, r.ino, r.size = dev, ino, size
 	if r.size == r.offset {
 		return nil // nothing new: the hook's usual case
 	}
@@ -160,6 +149,69 @@ func (r *Reader) Update() error {
 	}
 	r.tailHash = hashOf(tail)
 	return nil
+}
+
+// openRegular opens a file without blocking (a fifo planted there cannot
+// hang a hook) and takes it only when it is a regular file: its size and
+// identity.
+func openRegular(path string) (f *os.File, size int64, dev, ino uint64, err error) {
+	f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, 0, 0, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, 0, 0, err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		dev, ino = uint64(st.Dev), uint64(st.Ino)
+	}
+	return f, fi.Size(), dev, ino, nil
+}
+
+// Current reports whether the rollout at path is still exactly what the
+// cursor read: the same file, nothing appended, the bytes before the
+// cursor unchanged. It reads the cursor's position, not what it knew: a
+// hook that finds the rollout current has nothing new to derive.
+func Current(path string, cursorData []byte) bool {
+	c, ok := cursorHead(cursorData)
+	if !ok || c.Path != path || c.Offset <= 0 || c.TailLen <= 0 {
+		return false
+	}
+	f, size, dev, ino, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := &Reader{path: path, dev: c.Dev, ino: c.Ino, offset: c.Offset, tailHash: c.TailHash, tailLen: c.TailLen}
+	return size == c.Offset && r.same(f, dev, ino, size)
+}
+
+// cursorHead reads a cursor's position, the fields MarshalCursor writes
+// before the state, and stops there: the state is not decoded.
+func cursorHead(data []byte) (c cursor, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return c, false
+	}
+	fields := map[string]any{"kind": &c.Kind, "format": &c.Format, "path": &c.Path, "dev": &c.Dev, "ino": &c.Ino,
+		"offset": &c.Offset, "tailHash": &c.TailHash, "tailLen": &c.TailLen}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil || key == "state" {
+			break
+		}
+		k, _ := key.(string)
+		into, known := fields[k]
+		if !known || dec.Decode(into) != nil {
+			return c, false
+		}
+	}
+	return c, c.Kind == cursorKind && c.Format == cursorFormat && c.TailLen <= tailLen && int64(c.TailLen) <= c.Offset
 }
 
 // same reports whether the file is still the one read up to r.offset.

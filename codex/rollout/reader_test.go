@@ -281,3 +281,24 @@ func TestReadInfo(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrent: a cursor is current while nothing was appended or changed
+// before it; anything else, or a cursor of another file, is not.
+func TestCurrent(t *testing.T) {
+	data, _ := os.ReadFile(fixture)
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+	os.WriteFile(path, data, 0o600)
+	cursor := update(t, NewReader(path))
+	if !Current(path, cursor) {
+		t.Error("an untouched rollout is not current")
+	}
+	if Current(path+"x", cursor) || Current(path, []byte(`{"kind":"codex"}`)) || Current(path, nil) {
+		t.Error("a foreign cursor was taken as current")
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("{}\n")
+	f.Close()
+	if Current(path, cursor) {
+		t.Error("a rollout appended to is current")
+	}
+}
