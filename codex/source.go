@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -24,6 +25,7 @@ type source struct {
 	aheadAt   int64
 	r         *rollout.Reader // as Derive left it; nil before Codex wrote the rollout, or when it was current
 	cursor    []byte          // the cursor Derive was given
+	written   bool            // the session's file was there before the lock: it holds what the cursor read
 }
 
 // newSource is the rollout the hook's input names (nil when none, or not
@@ -34,7 +36,8 @@ func newSource(w *writer.Writer, in *Input) *source {
 	if in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
 		return nil
 	}
-	s := &source{path: in.TranscriptPath}
+	_, err := os.Lstat(w.Dir.SessionPath(in.SessionID))
+	s := &source{path: in.TranscriptPath, written: err == nil}
 	var caughtUp func(r *rollout.Reader) bool
 	switch {
 	case in.Event == "PostToolUse" && in.ToolUseID != "":
@@ -46,7 +49,7 @@ func newSource(w *writer.Writer, in *Input) *source {
 	}
 	s.aheadFrom = w.Cursor(in.SessionID)
 	r, at := s.restore(s.aheadFrom)
-	err := r.Update()
+	err = r.Update()
 	for deadline := time.Now().Add(rolloutLag); (err != nil || !caughtUp(r)) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 		err = r.Update()
@@ -73,7 +76,7 @@ func (s *source) restore(cursor []byte) (*rollout.Reader, int64) {
 // still the one it started from, else a fresh one from the cursor.
 func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
 	s.cursor = cursor
-	if s.ahead == nil && cursor != nil && rollout.Current(s.path, cursor) {
+	if s.ahead == nil && s.written && cursor != nil && rollout.Current(s.path, cursor) {
 		// nothing appended since the last hook, which wrote what the
 		// rollout says into the file: nothing to lay over it (the hook's
 		// usual case, and the fast one)
