@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"jig/pi"
 	"jig/render"
+	"jig/transcript"
 )
 
 // sessionRow is one transcript as `jig claude sessions` and `jig codex
@@ -75,4 +77,21 @@ func findSession[T any](arg, folder string, list func() ([]T, error), row func(T
 		return "", err
 	}
 	return pi.MatchID(arg, folder, infos, func(in T) (string, string) { r := row(in); return r.ID, r.File })
+}
+
+// printShowHead is the first lines `jig claude show` and `jig codex show`
+// print for a transcript: the session, its file and start, its folder,
+// model and effort; every value from the file goes through render.Clean.
+func printShowHead(w io.Writer, d *transcript.Derived) {
+	cl := render.Clean
+	fmt.Fprintf(w, "session\t%s\n", cl(d.Header.ID))
+	fmt.Fprintf(w, "file\t%s\n", cl(d.File))
+	fmt.Fprintf(w, "started\t%s\n", cl(dash(d.Header.Timestamp)))
+	fmt.Fprintf(w, "cwd\t%s\n", cl(dash(d.Header.CWD)))
+	model := "-"
+	if d.Model != nil {
+		model = d.Model.Provider + "/" + d.Model.ID
+	}
+	fmt.Fprintf(w, "model\t%s\n", cl(model))
+	fmt.Fprintf(w, "effort\t%s\n", cl(dash(d.Thinking)))
 }

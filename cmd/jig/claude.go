@@ -197,18 +197,8 @@ func (e *env) findClaudeSession(arg string) (string, error) {
 // printClaudeShow prints a transcript's summary for a person; every value
 // from the file goes through render.Clean.
 func printClaudeShow(e *env, d *transcript.Derived, offered, deferred []string) {
-	cl := render.Clean
 	w := render.NewColumns(e.stdout)
-	fmt.Fprintf(w, "session\t%s\n", cl(d.Header.ID))
-	fmt.Fprintf(w, "file\t%s\n", cl(d.File))
-	fmt.Fprintf(w, "started\t%s\n", cl(dash(d.Header.Timestamp)))
-	fmt.Fprintf(w, "cwd\t%s\n", cl(dash(d.Header.CWD)))
-	model := "-"
-	if d.Model != nil {
-		model = d.Model.Provider + "/" + d.Model.ID
-	}
-	fmt.Fprintf(w, "model\t%s\n", cl(model))
-	fmt.Fprintf(w, "effort\t%s\n", cl(dash(d.Thinking)))
+	printShowHead(w, d)
 	printUsage(w, d, "unknown (Claude has not said it since the last reply)", "unknown until the next reply")
 	fmt.Fprintf(w, "tools\t%d offered, %d deferred\n", len(offered), len(deferred))
 	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)

@@ -175,16 +175,7 @@ func codexShowCommand(e *env) *cli.Command {
 func printCodexShow(e *env, d *transcript.Derived, r *rollout.Reader) {
 	cl := render.Clean
 	w := render.NewColumns(e.stdout)
-	fmt.Fprintf(w, "session\t%s\n", cl(d.Header.ID))
-	fmt.Fprintf(w, "file\t%s\n", cl(d.File))
-	fmt.Fprintf(w, "started\t%s\n", cl(dash(d.Header.Timestamp)))
-	fmt.Fprintf(w, "cwd\t%s\n", cl(dash(d.Header.CWD)))
-	model := "-"
-	if d.Model != nil {
-		model = d.Model.Provider + "/" + d.Model.ID
-	}
-	fmt.Fprintf(w, "model\t%s\n", cl(model))
-	fmt.Fprintf(w, "effort\t%s\n", cl(dash(d.Thinking)))
+	printShowHead(w, d)
 	printUsage(w, d, "none (the rollout has no prices)", "unknown until the next response")
 	if win := r.Window(); win != nil {
 		fmt.Fprintf(w, "window\t%d tokens\n", *win)

@@ -2,9 +2,9 @@ package rollout
 
 import (
 	"slices"
-	"strings"
 	"time"
 
+	"jig/engine"
 	"jig/status"
 	pi "jig/transcript"
 )
@@ -36,6 +36,7 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 		d.Recent = append(d.Recent, status.Call{At: msTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
 		d.RecentIDs = append(d.RecentIDs, c.ID)
 	}
+	outs := make([]status.Output, 0, len(st.Outputs))
 	for p, o := range st.Outputs {
 		out := status.Output{Path: p, Action: status.Changed, At: msTime(o.At)}
 		if o.Created {
@@ -44,15 +45,9 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 		if repo != nil {
 			out.Repo = repo(p)
 		}
-		d.Outputs = append(d.Outputs, out)
+		outs = append(outs, out)
 	}
-	slices.SortFunc(d.Outputs, func(a, b status.Output) int {
-		if c := b.At.Compare(a.At); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-	d.Outputs = status.LimitOutputs(d.Outputs)
+	d.Outputs = engine.MergeOutputs(outs, nil) // newest first, within the limits
 	return d
 }
 
