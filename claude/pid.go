@@ -15,6 +15,13 @@ func ClaudePID(getenv func(string) string) int {
 	if pid, err := strconv.Atoi(getenv("CLAUDE_PID")); err == nil && pid > 0 {
 		return pid
 	}
+	return HookParent()
+}
+
+// HookParent is the agent process that runs a hook command: the parent,
+// or the parent's parent when the parent is the shell the agent ran the
+// command line in (Codex's hooks have no variable that names it).
+func HookParent() int {
 	ppid := os.Getppid()
 	if isShell(commOf(ppid)) {
 		if up := parentOf(ppid); up > 1 {

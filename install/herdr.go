@@ -91,7 +91,7 @@ func modNames() []string {
 // error too: what was done before it.
 func (h Herdr) Install() (HerdrReport, error) {
 	var r HerdrReport
-	bin, err := jigPath(h.Getenv)
+	bin, err := JigPath(h.Getenv)
 	if err != nil {
 		return r, err
 	}

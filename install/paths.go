@@ -20,10 +20,10 @@ type Lines struct {
 	File string
 }
 
-// jigPath is the jig a host's config should run: $JIG_BIN when it is an
+// JigPath is the jig a host's config should run: $JIG_BIN when it is an
 // absolute path (as the Pi extension honours it), else the absolute path of
 // the running jig.
-func jigPath(getenv Getenv) (string, error) {
+func JigPath(getenv Getenv) (string, error) {
 	if p := getenv("JIG_BIN"); filepath.IsAbs(p) {
 		return p, nil
 	}

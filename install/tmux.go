@@ -20,7 +20,7 @@ type Tmux struct {
 
 // Lines are the tmux.conf lines.
 func (t Tmux) Lines() (Lines, error) {
-	bin, err := jigPath(t.Getenv)
+	bin, err := JigPath(t.Getenv)
 	if err != nil {
 		return Lines{}, err
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	cct "jig/claude/transcript"
 	"jig/pi"
 	"jig/status"
 	"jig/transcript"
@@ -32,8 +31,9 @@ func PiSessions(w io.Writer, rows []pi.Row) {
 	tw.Flush()
 }
 
-// ClaudeSessions is the table of `jig claude sessions`.
-func ClaudeSessions(w io.Writer, infos []*cct.Info) {
+// AgentSessions is the table of `jig claude sessions` and `jig codex
+// sessions`.
+func AgentSessions(w io.Writer, infos []*transcript.Listed) {
 	tw := NewColumns(w)
 	fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tCWD\tFILE")
 	for _, in := range infos {
@@ -78,17 +78,38 @@ func PiShow(out io.Writer, d *transcript.Derived, lineage []pi.LineageStep) {
 // prints it.
 func ClaudeShow(out io.Writer, d *transcript.Derived, offered, deferred []string) {
 	w := NewColumns(out)
+	agentHead(w, d)
+	usage(w, d, "unknown (Claude has not said it since the last reply)", "unknown until the next reply")
+	fmt.Fprintf(w, "tools\t%d offered, %d deferred\n", len(offered), len(deferred))
+	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
+	w.Flush()
+	activity(out, d)
+}
+
+// CodexShow is what a Codex rollout says, as `jig codex show` prints it:
+// window is the model's context window, called the tools it called.
+func CodexShow(out io.Writer, d *transcript.Derived, window *int64, called []string) {
+	w := NewColumns(out)
+	agentHead(w, d)
+	usage(w, d, "none (the rollout has no prices)", "unknown until the next response")
+	if window != nil {
+		fmt.Fprintf(w, "window\t%d tokens\n", *window)
+	}
+	fmt.Fprintf(w, "tools called\t%s\n", Clean(dash(strings.Join(called, ", "))))
+	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
+	w.Flush()
+	activity(out, d)
+}
+
+// agentHead is the first lines of Claude's and Codex's shows: the session,
+// its file and start, its folder, model and effort.
+func agentHead(w io.Writer, d *transcript.Derived) {
 	fmt.Fprintf(w, "session\t%s\n", Clean(d.Header.ID))
 	fmt.Fprintf(w, "file\t%s\n", Clean(d.File))
 	fmt.Fprintf(w, "started\t%s\n", Clean(dash(d.Header.Timestamp)))
 	fmt.Fprintf(w, "cwd\t%s\n", Clean(dash(d.Header.CWD)))
 	fmt.Fprintf(w, "model\t%s\n", Clean(modelPath(d.Model)))
 	fmt.Fprintf(w, "effort\t%s\n", Clean(dash(d.Thinking)))
-	usage(w, d, "unknown (Claude has not said it since the last reply)", "unknown until the next reply")
-	fmt.Fprintf(w, "tools\t%d offered, %d deferred\n", len(offered), len(deferred))
-	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
-	w.Flush()
-	activity(out, d)
 }
 
 func modelPath(m *status.Model) string {

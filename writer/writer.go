@@ -117,6 +117,9 @@ type Refused struct {
 func (r *Refused) Error() string { return r.Err.Error() }
 func (r *Refused) Unwrap() error { return r.Err }
 
+// Is makes a refused input bad input (exit 4), whatever its cause.
+func (r *Refused) Is(target error) bool { return target == status.ErrBadInput }
+
 // Write is one read–merge–write under the session's lock: engine.Build over
 // the file, the environment (host, terminals, cwd, agent, agentDir), the
 // ticket overlay, the transcript, Edit, one Normalize+Validate, one encode,

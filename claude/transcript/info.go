@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"time"
 
 	"jig/status"
+	pi "jig/transcript"
 )
 
 // headWindow is how much of a transcript Info reads: its first entries
@@ -16,14 +16,7 @@ const headWindow = 64 << 10
 
 // Info is what `jig claude sessions` lists: read from a transcript's head
 // and the file's size and time, never from the whole file.
-type Info struct {
-	ID       string    `json:"id"`
-	Started  string    `json:"started"`
-	Modified time.Time `json:"modified"`
-	Size     int64     `json:"size"`
-	CWD      string    `json:"cwd"`
-	File     string    `json:"file"`
-}
+type Info = pi.Listed
 
 // ReadInfo reads a transcript's head. A file whose head names no session
 // is not a Claude transcript: nil.

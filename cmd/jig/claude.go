@@ -32,17 +32,11 @@ func claudeCommand(e *env) *cli.Command {
 
 // claudeWriter reads Claude's JSON on stdin and makes the session's writer.
 func (e *env) claudeWriter(c *cli.Context) (*claude.Writer, *claude.Input, error) {
-	if err := noArgs(c); err != nil {
+	data, err := e.hookStdin(c)
+	if err != nil {
 		return nil, nil, err
 	}
-	data, err := e.readStdin()
-	if err == nil && len(data) > status.MaxFileSize {
-		err = fmt.Errorf("larger than %d bytes", status.MaxFileSize)
-	}
-	var in *claude.Input
-	if err == nil {
-		in, err = claude.ParseInput(data)
-	}
+	in, err := claude.ParseInput(data)
 	if err != nil {
 		return nil, nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
@@ -124,25 +118,7 @@ func claudeSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			infos, err := cct.List(claudeProjects(e.getenv))
-			if err != nil {
-				return err
-			}
-			if infos, err = inCWD(c, infos, func(in *cct.Info) string { return in.CWD }); err != nil {
-				return err
-			}
-			if c.Bool("json") {
-				writeIndented(e.stdout, nonNil(infos))
-			} else if len(infos) > 0 {
-				render.ClaudeSessions(e.stdout, infos)
-			}
-			if len(infos) == 0 {
-				return silent(exitNone)
-			}
-			return nil
+			return e.printSessions(c, func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
 		},
 	}
 }
@@ -183,6 +159,31 @@ func claudeShowCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// printSessions is a sessions command of an agent: its transcripts as
+// list gives them, those started in --cwd, as JSON or a table; exit 1
+// when there is none.
+func (e *env) printSessions(c *cli.Context, list func() ([]*transcript.Listed, error)) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	infos, err := list()
+	if err != nil {
+		return err
+	}
+	if infos, err = inCWD(c, infos, func(in *transcript.Listed) string { return in.CWD }); err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		writeIndented(e.stdout, nonNil(infos))
+	} else if len(infos) > 0 {
+		render.AgentSessions(e.stdout, infos)
+	}
+	if len(infos) == 0 {
+		return silent(exitNone)
+	}
+	return nil
 }
 
 // nonNil is l, or an empty list for JSON's [] rather than null.

@@ -16,6 +16,7 @@ func commands(e *env) []*cli.Command {
 		configCommand(e),
 		ticketCommand(e),
 		claudeCommand(e),
+		codexCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 		versionCommand(e),

@@ -104,12 +104,7 @@ func (e *env) playDemo(c *cli.Context, d *replay.Demo, stop <-chan os.Signal) er
 	f, ok := stdoutFile(e.stdout)
 	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
 
-	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(d.Session), render.Clean(d.Terminal), d.As)
-	fmt.Fprintf(e.stdout, "  transcript  %s\n", render.Clean(d.File))
-	fmt.Fprintf(e.stdout, "  status file %s\n\n", render.Clean(d.Dir.SessionPath(d.Session)))
-	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
-	fmt.Fprintf(e.stdout, "  line   time  entry\n")
+	e.printDemoHeader(d)
 	shown, turns := "", 0
 	var last replay.Step
 	err := d.Once(func(gap time.Duration) error {
@@ -142,6 +137,16 @@ func (e *env) playDemo(c *cli.Context, d *replay.Demo, stop <-chan os.Signal) er
 		fmt.Fprintf(e.stdout, "The status file stays in JIG_STATE_DIR; `jig session gc` removes it.\n")
 	}
 	return nil
+}
+
+// printDemoHeader says what jig demo replays, and where.
+func (e *env) printDemoHeader(d *replay.Demo) {
+	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
+	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(d.Session), render.Clean(d.Terminal), d.As)
+	fmt.Fprintf(e.stdout, "  transcript  %s\n", render.Clean(d.File))
+	fmt.Fprintf(e.stdout, "  status file %s\n\n", render.Clean(d.Dir.SessionPath(d.Session)))
+	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
+	fmt.Fprintf(e.stdout, "  line   time  entry\n")
 }
 
 // demoError is the line a failed replay ends with.

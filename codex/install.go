@@ -1,0 +1,183 @@
+package codex
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"jig/status"
+)
+
+// Home is Codex's own folder: $CODEX_HOME, else ~/.codex ("" when neither
+// is known).
+func Home(getenv func(string) string) string {
+	if d := getenv("CODEX_HOME"); d != "" {
+		return d
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".codex")
+	}
+	return ""
+}
+
+// Merge puts jig's hooks into the contents of hooks.json (hooksFile is its
+// absolute path, which names the trust entries) and their trust into
+// config.toml's. It returns the new contents and notes for the person
+// running it; a second run gives the same bytes. A config.toml that
+// defines hooks.state in a shape jig's tables would break is refused, and
+// so is a hooks.json that is not Codex's shape.
+func Merge(hooks, config []byte, hooksFile, bin string) (newHooks, newConfig []byte, notes []string, err error) {
+	cmd := Command(bin)
+	newHooks, err = installHooksFile(hooks, cmd, specs)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("hooks.json: %w", err)
+	}
+	at, err := jigGroups(newHooks, cmd, specs)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("hooks.json: %w", err)
+	}
+	var entries []trustEntry
+	var keys []string
+	for _, sp := range specs {
+		e := trustEntry{Key: trustKey(hooksFile, sp.Label, at[sp.Event]), Hash: trustHash(sp.Label, cmd, sp.Timeout)}
+		entries, keys = append(entries, e), append(keys, e.Key)
+	}
+	outside := config
+	if i, j, _, ok := findBlock(config); ok {
+		outside = splice(config, i, j, "")
+	}
+	existing, bad := trustConflicts(outside, keys)
+	if bad != "" {
+		return nil, nil, nil, errors.New(bad + "; trust jig's hooks in Codex instead (it asks when they need review)")
+	}
+	var mine []trustEntry
+	for _, e := range entries {
+		hash, there := existing[e.Key]
+		switch {
+		case !there:
+			mine = append(mine, e)
+		case hash != e.Hash:
+			notes = append(notes, "config.toml trusts another hook under "+e.Key+" (outside jig's lines; left as it is): Codex will not run jig's until it is trusted again")
+		}
+	}
+	return newHooks, setBlock(config, trustBlock(mine)), notes, nil
+}
+
+// Unmerge removes exactly what Merge added: jig's groups from hooks.json
+// and jig's lines from config.toml; a file left with nothing of the
+// user's (nil) is removed.
+func Unmerge(hooks, config []byte) (newHooks, newConfig []byte, err error) {
+	newHooks, err = uninstallHooksFile(hooks)
+	if err != nil {
+		return nil, nil, fmt.Errorf("hooks.json: %w", err)
+	}
+	newConfig = setBlock(config, "")
+	if len(newConfig) == 0 && len(config) > 0 {
+		newConfig = nil // the file jig's lines were alone in goes
+	}
+	return newHooks, newConfig, nil
+}
+
+// BadFileError is a hooks.json or config.toml jig will not edit; nothing
+// was changed.
+type BadFileError struct {
+	Dir string
+	Err error
+}
+
+func (e *BadFileError) Error() string { return e.Dir + ": " + e.Err.Error() }
+func (e *BadFileError) Unwrap() error { return e.Err }
+
+// InstallResult says what Install or Uninstall did, file by file.
+type InstallResult struct {
+	Changed, Unchanged []string // paths
+	Notes              []string
+}
+
+// Install merges jig's hooks into $CODEX_HOME/hooks.json and trusts them
+// in $CODEX_HOME/config.toml (see docs/codex.md); with uninstall it takes
+// them out again. bin is the jig the hooks run, an absolute path. Every
+// file is written in one step, keeping its mode; a new one is 0600.
+func Install(codexHome, bin string, uninstall bool) (*InstallResult, error) {
+	if codexHome == "" {
+		return nil, errors.New("no CODEX_HOME or HOME to find Codex's folder in")
+	}
+	home, err := filepath.Abs(codexHome)
+	if err != nil {
+		return nil, err
+	}
+	hooksFile, configFile := filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml")
+	hooks, err := readOptional(hooksFile)
+	if err != nil {
+		return nil, err
+	}
+	config, err := readOptional(configFile)
+	if err != nil {
+		return nil, err
+	}
+	var newHooks, newConfig []byte
+	res := &InstallResult{}
+	if uninstall {
+		newHooks, newConfig, err = Unmerge(hooks, config)
+	} else {
+		newHooks, newConfig, res.Notes, err = Merge(hooks, config, hooksFile, bin)
+	}
+	if err != nil {
+		return nil, &BadFileError{Dir: home, Err: err}
+	}
+	// trust goes last on install and first on uninstall: a hook is never
+	// trusted before it is in place
+	steps := []struct {
+		path     string
+		old, new []byte
+	}{{hooksFile, hooks, newHooks}, {configFile, config, newConfig}}
+	if uninstall {
+		steps[0], steps[1] = steps[1], steps[0]
+	}
+	for _, st := range steps {
+		if bytes.Equal(st.old, st.new) && (st.new != nil || st.old == nil) {
+			res.Unchanged = append(res.Unchanged, st.path)
+			continue
+		}
+		if err := writeOrRemove(st.path, st.new); err != nil {
+			return nil, err
+		}
+		res.Changed = append(res.Changed, st.path)
+	}
+	return res, nil
+}
+
+// readOptional reads a file of the user's without following a link and
+// only when regular; a missing one is nil.
+func readOptional(path string) ([]byte, error) {
+	data, err := status.ReadFileNoFollow(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
+}
+
+// writeOrRemove writes data in one step, keeping the file's mode (0600
+// for a new one); nil data removes the file.
+func writeOrRemove(path string, data []byte) error {
+	if data == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if err := status.WriteFileAtomic(path, data); err != nil {
+		return err
+	}
+	return os.Chmod(path, mode)
+}

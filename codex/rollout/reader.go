@@ -1,0 +1,618 @@
+// Package rollout reads a Codex CLI rollout
+// ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl) into
+// the status file's terms, in the same shape as the Pi reader (jig/transcript's
+// Derived), so the same engine builds a Codex session's status.
+//
+// It reads incrementally: each Update reads only the lines appended since
+// the last one, and a Reader saves where it stopped (MarshalCursor) so a
+// one-shot hook process carries on from there (RestoreReader). It keeps
+// names, paths and numbers only: a call's arguments and output are never
+// decoded, and of a file change only its path and kind are.
+package rollout
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"jig/status"
+	pi "jig/transcript"
+)
+
+// Limits.
+const (
+	MaxLine  = 32 << 20 // a longer line is skipped unread
+	tailLen  = 64       // bytes before the cursor that must not change
+	maxNames = 256      // tool names remembered as called
+)
+
+// Totals are Codex's token counts for the whole session (total_token_usage):
+// Input includes the cached and cache-write tokens, as Codex counts them.
+type Totals struct {
+	Input      int64 `json:"input_tokens"`
+	Cached     int64 `json:"cached_input_tokens"`
+	CacheWrite int64 `json:"cache_write_input_tokens"`
+	Output     int64 `json:"output_tokens"`
+	Reasoning  int64 `json:"reasoning_output_tokens"`
+	Total      int64 `json:"total_tokens"`
+}
+
+// Call is one tool call: a name, what kind of action, how it ended.
+type Call struct {
+	ID      string `json:"id"`
+	Tool    string `json:"tool"`
+	Action  string `json:"action,omitempty"`
+	Outcome string `json:"outcome"`
+	At      int64  `json:"at"` // unix ms
+}
+
+// Output is a file a successful change touched.
+type Output struct {
+	Created bool  `json:"created"`
+	At      int64 `json:"at"`
+}
+
+// state is everything a Reader knows; it is also the cursor's body.
+type state struct {
+	SessionID string `json:"sessionId"`
+	CWD       string `json:"cwd"`
+	Started   string `json:"started"`
+	Provider  string `json:"provider"`
+	Entries   int    `json:"entries"`
+	Skipped   int    `json:"skipped"`
+	Model     string `json:"model"`
+	Effort    string `json:"effort"`
+
+	Totals  *Totals `json:"totals"`  // nil until Codex counted a response
+	Context *int64  `json:"context"` // the latest response's total_tokens; nil after a compaction
+	Window  *int64  `json:"window"`  // model_context_window
+	// Replied: the latest assistant message has its response's usage
+	// counted after it (the turn's last token count is in).
+	Replied bool `json:"replied"`
+
+	Called  []string          `json:"called"` // tool names the model called, in order
+	Calls   []Call            `json:"calls"`  // the newest MaxRecent, oldest first
+	Outputs map[string]Output `json:"outputs"`
+}
+
+// Reader reads one rollout incrementally. It is not safe for concurrent use.
+type Reader struct {
+	path string
+	// cursor
+	dev, ino uint64
+	size     int64
+	offset   int64
+	tailHash uint64 // of the tailLen bytes before offset: a hash, never the bytes (no values)
+	tailLen  int
+	st       state
+	buf      []byte
+}
+
+// NewReader prepares to read the rollout at path. It does no I/O.
+func NewReader(path string) *Reader {
+	r := &Reader{path: path}
+	r.reset()
+	return r
+}
+
+func (r *Reader) reset() {
+	*r = Reader{path: r.path, buf: r.buf}
+	r.st.Outputs = map[string]Output{}
+}
+
+// Path is the rollout's path.
+func (r *Reader) Path() string { return r.path }
+
+// Offset is how many bytes have been consumed: complete lines only.
+func (r *Reader) Offset() int64 { return r.offset }
+
+// Update reads what was appended since the last call. The file is opened
+// without blocking (a fifo planted there cannot hang a hook) and must be a
+// regular file; lines longer than MaxLine are skipped unread. A last line
+// without its newline is left for later: Codex may be writing it. A file
+// that was replaced, shrank or changed before the cursor is read again
+// from the start.
+func (r *Reader) Update() error {
+	f, size, dev, ino, err := openRegular(r.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if r.offset > 0 && !r.same(f, dev, ino, size) {
+		r.reset()
+	}
+	r.dev, r.ino, r.size = dev, ino, size
+	if r.size == r.offset {
+		return nil // nothing new: the hook's usual case
+	}
+	r.offset, r.buf, err = pi.Lines(f, r.offset, r.size, r.buf, lineLimit,
+		func(b []byte, _ int64) error {
+			r.line(b)
+			return nil
+		},
+		func(int64) { r.st.Skipped++ })
+	if err != nil {
+		return err
+	}
+	r.tailLen = int(min(r.offset, tailLen))
+	tail := make([]byte, r.tailLen)
+	if _, err := f.ReadAt(tail, r.offset-int64(r.tailLen)); err != nil {
+		return err
+	}
+	r.tailHash = hashOf(tail)
+	return nil
+}
+
+// openRegular opens a file without blocking (a fifo planted there cannot
+// hang a hook) and takes it only when it is a regular file: its size and
+// identity.
+func openRegular(path string) (f *os.File, size int64, dev, ino uint64, err error) {
+	f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, 0, 0, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, 0, 0, err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		dev, ino = uint64(st.Dev), uint64(st.Ino)
+	}
+	return f, fi.Size(), dev, ino, nil
+}
+
+// Current reports whether the rollout at path is still exactly what the
+// cursor read: the same file, nothing appended, the bytes before the
+// cursor unchanged. It reads the cursor's position, not what it knew: a
+// hook that finds the rollout current has nothing new to derive.
+func Current(path string, cursorData []byte) bool {
+	c, ok := cursorHead(cursorData)
+	if !ok || c.Path != path || c.Offset <= 0 || c.TailLen <= 0 {
+		return false
+	}
+	f, size, dev, ino, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := &Reader{path: path, dev: c.Dev, ino: c.Ino, offset: c.Offset, tailHash: c.TailHash, tailLen: c.TailLen}
+	return size == c.Offset && r.same(f, dev, ino, size)
+}
+
+// cursorHead reads a cursor's position, the fields MarshalCursor writes
+// before the state, and stops there: the state is not decoded.
+func cursorHead(data []byte) (c cursor, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return c, false
+	}
+	fields := map[string]any{"kind": &c.Kind, "format": &c.Format, "path": &c.Path, "dev": &c.Dev, "ino": &c.Ino,
+		"offset": &c.Offset, "tailHash": &c.TailHash, "tailLen": &c.TailLen}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil || key == "state" {
+			break
+		}
+		k, _ := key.(string)
+		into, known := fields[k]
+		if !known || dec.Decode(into) != nil {
+			return c, false
+		}
+	}
+	return c, c.Kind == cursorKind && c.Format == cursorFormat && c.TailLen <= tailLen && int64(c.TailLen) <= c.Offset
+}
+
+// same reports whether the file is still the one read up to r.offset.
+func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
+	if dev != r.dev || ino != r.ino || size < r.offset {
+		return false
+	}
+	got := make([]byte, r.tailLen)
+	_, err := f.ReadAt(got, r.offset-int64(len(got)))
+	return err == nil && hashOf(got) == r.tailHash
+}
+
+// lineLimit is MaxLine; tests lower it.
+var lineLimit = MaxLine
+
+// entry is one rollout line: {timestamp, type, payload}.
+type entry struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+// The payloads the reader decodes, one shape per line type: a call's
+// arguments, input and output are never named here, so never decoded.
+type (
+	sessionMeta struct {
+		ID            string `json:"id"`
+		Timestamp     string `json:"timestamp"`
+		CWD           string `json:"cwd"`
+		ModelProvider string `json:"model_provider"`
+	}
+	turnContext struct {
+		CWD               string  `json:"cwd"`
+		Model             string  `json:"model"`
+		Effort            *string `json:"effort"`
+		CollaborationMode *struct {
+			Settings *struct {
+				ReasoningEffort *string `json:"reasoning_effort"`
+			} `json:"settings"`
+		} `json:"collaboration_mode"`
+	}
+	usageRecord struct {
+		Usage       *Totals `json:"usage"`
+		ThreadUsage *Totals `json:"thread_token_usage"`
+	}
+	responseItem struct {
+		Type   string `json:"type"`
+		Name   string `json:"name"`
+		CallID string `json:"call_id"`
+		Role   string `json:"role"`
+	}
+	eventMsg struct {
+		Type string `json:"type"`
+	}
+	tokenCount struct {
+		Info *struct {
+			Total              *Totals `json:"total_token_usage"`
+			Last               *Totals `json:"last_token_usage"`
+			ModelContextWindow *int64  `json:"model_context_window"`
+		} `json:"info"`
+	}
+	taskStarted struct {
+		ModelContextWindow *int64 `json:"model_context_window"`
+	}
+	// itemCompleted is how a call went and, for a file change, which
+	// paths it touched and how (never the content).
+	itemCompleted struct {
+		Item *struct {
+			Type     string `json:"type"`
+			ID       string `json:"id"`
+			Status   string `json:"status"`
+			ExitCode *int   `json:"exit_code"`
+			Changes  map[string]struct {
+				Type     string `json:"type"` // add | update | delete
+				MovePath string `json:"move_path"`
+			} `json:"changes"`
+		} `json:"item"`
+	}
+)
+
+// wanted are the markers of the lines the reader decodes; every other line
+// (messages, reasoning, world state) is counted and skipped unparsed. A
+// marker inside a JSON string has its quotes escaped, so it never matches.
+var wanted = [][]byte{
+	[]byte(`"type":"session_meta"`), []byte(`"type":"turn_context"`), []byte(`"type":"token_usage_record"`),
+	[]byte(`"type":"compacted"`), []byte(`"type":"function_call`), []byte(`"type":"custom_tool_call`),
+	[]byte(`"type":"local_shell_call`), []byte(`"type":"web_search_call`), []byte(`"type":"token_count"`),
+	[]byte(`"type":"task_started"`), []byte(`"type":"item_completed"`), []byte(`"type":"context_compacted"`),
+	[]byte(`"role":"assistant"`),
+}
+
+// line handles one complete line (without its newline). A line that is
+// not JSON, or whose fields the reader uses have another shape, is
+// counted as skipped and changes nothing.
+func (r *Reader) line(b []byte) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return
+	}
+	if b[0] != '{' {
+		r.st.Skipped++
+		return
+	}
+	r.st.Entries++
+	if !slices.ContainsFunc(wanted, func(m []byte) bool { return bytes.Contains(b, m) }) {
+		return
+	}
+	var e entry
+	if json.Unmarshal(b, &e) != nil || r.entry(&e, b) != nil {
+		r.st.Skipped++
+	}
+}
+
+// blockedOutputs begin the output Codex gives the model for a call a
+// PreToolUse hook refused: a prefix matched on the line, never decoded.
+var blockedOutputs = [][]byte{
+	[]byte(`"output":"Command blocked by PreToolUse hook: `), []byte(`"output":"Tool call blocked by PreToolUse hook: `),
+}
+
+func (r *Reader) entry(e *entry, raw []byte) error {
+	at := msOf(e.Timestamp)
+	switch e.Type {
+	case "session_meta":
+		var p sessionMeta
+		if err := json.Unmarshal(e.Payload, &p); err != nil || r.st.SessionID != "" {
+			return err
+		}
+		r.st.SessionID, r.st.Started, r.st.CWD, r.st.Provider = p.ID, p.Timestamp, p.CWD, p.ModelProvider
+	case "turn_context":
+		var p turnContext
+		if err := json.Unmarshal(e.Payload, &p); err != nil {
+			return err
+		}
+		r.turnContext(&p)
+	case "token_usage_record":
+		var p usageRecord
+		if err := json.Unmarshal(e.Payload, &p); err != nil {
+			return err
+		}
+		r.count(p.ThreadUsage, p.Usage, nil)
+	case "compacted":
+		r.st.Context = nil // unknown until the next response
+	case "response_item":
+		var p responseItem
+		if err := json.Unmarshal(e.Payload, &p); err != nil {
+			return err
+		}
+		blocked := slices.ContainsFunc(blockedOutputs, func(m []byte) bool { return bytes.Contains(raw, m) })
+		r.responseItem(&p, blocked, at)
+	case "event_msg":
+		return r.event(e.Payload, at)
+	}
+	return nil
+}
+
+func (r *Reader) event(raw json.RawMessage, at int64) error {
+	var ev eventMsg
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		return err
+	}
+	switch ev.Type {
+	case "token_count":
+		var p tokenCount
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return err
+		}
+		if i := p.Info; i != nil { // null when only rate limits changed
+			r.count(i.Total, i.Last, i.ModelContextWindow)
+		}
+	case "task_started":
+		var p taskStarted
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return err
+		}
+		r.setWindow(p.ModelContextWindow)
+	case "item_completed":
+		var p itemCompleted
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return err
+		}
+		r.itemCompleted(&p, at)
+	case "context_compacted":
+		r.st.Context = nil
+	}
+	return nil
+}
+
+func (r *Reader) turnContext(p *turnContext) {
+	if p.CWD != "" {
+		r.st.CWD = p.CWD
+	}
+	if p.Model != "" {
+		r.st.Model = p.Model
+	}
+	switch cm := p.CollaborationMode; {
+	case p.Effort != nil:
+		r.st.Effort = *p.Effort
+	case cm != nil && cm.Settings != nil && cm.Settings.ReasoningEffort != nil:
+		r.st.Effort = *cm.Settings.ReasoningEffort
+	default:
+		r.st.Effort = "" // the model's default, which the rollout does not name
+	}
+}
+
+// count takes a response's counts: the session's totals, the response's
+// own (whose total is what the context holds) and the window.
+func (r *Reader) count(total, last *Totals, window *int64) {
+	if total != nil {
+		t := *total
+		r.st.Totals = &t
+	}
+	if last != nil {
+		tok := last.Total
+		r.st.Context = &tok
+		r.st.Replied = true
+	}
+	r.setWindow(window)
+}
+
+func (r *Reader) setWindow(w *int64) {
+	if w != nil && *w > 0 {
+		v := *w
+		r.st.Window = &v
+	}
+}
+
+func (r *Reader) responseItem(p *responseItem, blocked bool, at int64) {
+	switch p.Type {
+	case "message":
+		if p.Role == "assistant" {
+			r.st.Replied = false // its response's counts come after it
+		}
+	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
+		name := p.Name
+		switch p.Type {
+		case "local_shell_call":
+			name = "local_shell"
+		case "web_search_call":
+			name = "web_search"
+		}
+		if name == "" {
+			return
+		}
+		if !slices.Contains(r.st.Called, name) && len(r.st.Called) < maxNames {
+			r.st.Called = append(r.st.Called, name)
+		}
+		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: shownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
+		if len(r.st.Calls) > status.MaxRecent {
+			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
+		}
+	case "function_call_output", "custom_tool_call_output":
+		// A call that ran has its item completed first; one still pending
+		// here ended without an item to say otherwise, or was refused.
+		outcome := status.OK
+		if blocked {
+			outcome = status.Error
+		}
+		r.settle(p.CallID, outcome)
+	}
+}
+
+// itemCompleted is how a call went (a command's exit code, a change's
+// status) and, for a file change, the paths it touched.
+func (r *Reader) itemCompleted(p *itemCompleted, at int64) {
+	it := p.Item
+	if it == nil || it.ID == "" {
+		return
+	}
+	failed := it.Status != "" && it.Status != "completed" || it.ExitCode != nil && *it.ExitCode != 0
+	outcome := status.OK
+	if failed {
+		outcome = status.Error
+	}
+	r.settle(it.ID, outcome)
+	if it.Type != "FileChange" || failed {
+		return
+	}
+	for p, ch := range it.Changes {
+		created := false
+		switch ch.Type {
+		case "add":
+			created = true
+		case "update":
+			if ch.MovePath != "" {
+				p = ch.MovePath
+			}
+		default:
+			continue // a deleted file is no output
+		}
+		if !filepath.IsAbs(p) {
+			if r.st.CWD == "" {
+				continue // relative to no known folder
+			}
+			p = filepath.Join(r.st.CWD, p)
+		}
+		p = filepath.Clean(p)
+		o := r.st.Outputs[p]
+		o.Created = o.Created || created // created once stays created
+		o.At = at
+		r.st.Outputs[p] = o
+	}
+}
+
+// settle gives a pending call its outcome.
+func (r *Reader) settle(id, outcome string) {
+	for i := range r.st.Calls {
+		if c := &r.st.Calls[i]; c.ID == id && c.Outcome == status.Pending {
+			c.Outcome = outcome
+		}
+	}
+}
+
+// actionOf names what a call did, from a fixed list, never from an argument.
+func actionOf(tool string) string {
+	switch tool {
+	case "exec_command", "write_stdin", "shell", "shell_command", "local_shell":
+		return "run"
+	case "apply_patch":
+		return "edit"
+	case "view_image":
+		return "read"
+	case "web_search":
+		return "search"
+	}
+	return ""
+}
+
+// shownName is a tool's name as the recent list shows it: an MCP tool
+// (mcp__server__tool) as server/tool.
+func shownName(tool string) string {
+	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
+		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
+			return server + "/" + name
+		}
+	}
+	return tool
+}
+
+// msOf is an ISO time in unix ms, 0 when it is not one.
+func msOf(iso string) int64 {
+	t, err := time.Parse(time.RFC3339Nano, iso)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// cursorFormat changes when the saved shape does; an old cursor is dropped.
+const cursorFormat = 1
+
+// cursor is where a Reader stopped and what it knew then.
+type cursor struct {
+	Kind     string `json:"kind"` // "codex": the cursors folder also holds Pi's and Claude's
+	Format   int    `json:"format"`
+	Path     string `json:"path"`
+	Dev      uint64 `json:"dev"`
+	Ino      uint64 `json:"ino"`
+	Offset   int64  `json:"offset"`
+	TailHash uint64 `json:"tailHash"`
+	TailLen  int    `json:"tailLen"`
+	State    state  `json:"state"`
+}
+
+const cursorKind = "codex"
+
+// MarshalCursor saves where the Reader stands: small whatever the file's
+// size (bounded lists and the outputs).
+func (r *Reader) MarshalCursor() ([]byte, error) {
+	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, Dev: r.dev, Ino: r.ino,
+		Offset: r.offset, TailHash: r.tailHash, TailLen: r.tailLen, State: r.st})
+}
+
+// RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
+// cursor for another path, kind or format is an error: read afresh.
+func RestoreReader(path string, data []byte) (*Reader, error) {
+	var c cursor
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("cursor: %w", err)
+	}
+	switch {
+	case c.Kind != cursorKind || c.Format != cursorFormat:
+		return nil, errors.New("cursor: not a Codex cursor of this format")
+	case c.Path != path:
+		return nil, errors.New("cursor: for another file")
+	case c.Offset < 0 || c.TailLen < 0 || c.TailLen > tailLen || int64(c.TailLen) > c.Offset || (c.Offset > 0 && c.TailLen == 0):
+		return nil, errors.New("cursor: out of range")
+	case len(c.State.Calls) > status.MaxRecent || len(c.State.Called) > maxNames:
+		return nil, errors.New("cursor: out of range")
+	}
+	r := NewReader(path)
+	r.dev, r.ino, r.offset, r.size, r.tailHash, r.tailLen, r.st = c.Dev, c.Ino, c.Offset, c.Offset, c.TailHash, c.TailLen, c.State
+	if r.st.Outputs == nil {
+		r.st.Outputs = map[string]Output{}
+	}
+	return r, nil
+}
+
+// hashOf is FNV-1a of b: enough to notice a file rewritten before the
+// cursor, and nothing of its content kept.
+func hashOf(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
+}
