@@ -48,13 +48,19 @@ func demoCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "live", Usage: "keep the session alive in this terminal until Ctrl-C"},
 			&cli.DurationFlag{Name: "pace", Value: demoLivePace, Usage: "with --live: the time between two entries"},
+			&cli.IntFlag{Name: "agents", Value: 1, Usage: "with --live: run `N` sessions at once, each with its own id, terminal and project (for jig board)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			if c.IsSet("pace") && !c.Bool("live") {
-				return usageError(c, "--pace goes with --live")
+			for _, f := range []string{"pace", "agents"} {
+				if c.IsSet(f) && !c.Bool("live") {
+					return usageError(c, "--%s goes with --live", f)
+				}
+			}
+			if n := c.Int("agents"); n < 1 || n > replay.MaxAgents {
+				return usageError(c, "--agents %d: give 1 to %d", n, replay.MaxAgents)
 			}
 			if c.Duration("pace") < 10*time.Millisecond {
 				return usageError(c, "--pace %s: give at least 10ms", c.Duration("pace"))
@@ -80,12 +86,16 @@ func demoCommand(e *env) *cli.Command {
 				}
 			}
 			host, _ := e.hostname()
+			if c.Bool("live") {
+				demos, err := replay.NewLiveDemos(dir, root, e.getenv, host, e.now, c.Int("agents"))
+				if err != nil {
+					return errorf(c, exitFailed, "%v", err)
+				}
+				return e.playLive(c, demos, stop, c.Duration("pace"))
+			}
 			d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
 			if err != nil {
 				return errorf(c, exitFailed, "%v", err)
-			}
-			if c.Bool("live") {
-				return e.playLive(c, d, stop, c.Duration("pace"))
 			}
 			return e.playDemo(c, d, stop)
 		},
@@ -166,17 +176,24 @@ func (e *env) demoPreset() (string, render.PresetOptions) {
 	return preset, render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""}
 }
 
-// playLive keeps the session alive in the real state dir, replayed in a
-// loop, one entry every pace, until a signal; then its file is removed.
-func (e *env) playLive(c *cli.Context, d *replay.Demo, stop <-chan os.Signal, pace time.Duration) error {
+// playLive keeps the sessions alive in the real state dir, each replayed
+// in a loop, one entry every pace, until a signal; then their files go.
+// The first one's status line is printed as it changes.
+func (e *env) playLive(c *cli.Context, demos []*replay.Demo, stop <-chan os.Signal, pace time.Duration) error {
 	preset, opt := e.demoPreset()
+	d := demos[0]
 	fmt.Fprintf(e.stdout, "jig demo --live: a Pi 1.6.0 session the project recorded, replayed in a loop until Ctrl-C\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(d.Session), render.Clean(d.Terminal), d.As)
+	for _, o := range demos {
+		fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(o.Session), render.Clean(o.Terminal), o.As)
+	}
 	fmt.Fprintf(e.stdout, "  status file %s\n", render.Clean(d.Dir.SessionPath(d.Session)))
 	fmt.Fprintf(e.stdout, "  watch it    in this terminal's status bar, or: jig panel --terminal %s\n\n", render.Clean(d.Terminal))
 	fmt.Fprintf(e.stdout, "  round  line  entry                  status line\n")
 	shown, round := "", 0
-	err := d.Loop(func() error { return demoPause(stop, pace) }, func(st replay.Step) error {
+	err := replay.LoopAll(demos, func() error { return demoPause(stop, pace) }, func(agent int, st replay.Step) error {
+		if agent > 0 {
+			return nil
+		}
 		if st.Round != round {
 			shown, round = "", st.Round
 		}
@@ -191,7 +208,7 @@ func (e *env) playLive(c *cli.Context, d *replay.Demo, stop <-chan os.Signal, pa
 		return nil
 	})
 	if s, ok := errors.AsType[stopped](err); ok {
-		fmt.Fprintf(e.stdout, "\nStopped (%v); the session's status file is removed.\n", s.sig)
+		fmt.Fprintf(e.stdout, "\nStopped (%v); the demo's status files are removed.\n", s.sig)
 		return nil
 	}
 	return e.demoError(c, err)
