@@ -93,7 +93,7 @@ type file struct {
 		Tools map[string]bool `json:"tools"`
 	} `json:"switches"`
 	ContextDetail *contextDetail `json:"contextDetail"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	UpdatedAt     time.Time      `json:"updatedAt"`
 }
 
 // contextDetail is what the board reads of a file's context detail: the
