@@ -294,7 +294,7 @@ func (t *claudeTranscript) Derive(cursor []byte) (*transcript.Derived, []byte, e
 	}
 	settled := t.settleID != "" && r.Settle(t.settleID, t.settle)
 	t.r, t.d = r, r.Derive(transcript.NewRepoFinder().Repo)
-	if restored && !settled && !r.Moved(cursor) {
+	if restored && !settled && !r.Moved() {
 		return t.d, nil, nil // read nothing new: the hook that finds nothing new writes nothing
 	}
 	next, err := r.MarshalCursor()

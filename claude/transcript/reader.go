@@ -146,8 +146,15 @@ type Reader struct {
 	main file
 	subs []file
 	cur  *file // the file being read
+	from *where // where the cursor it was restored from stood
 	st   state
 	buf  []byte
+}
+
+// where is where a reader stands in its files.
+type where struct {
+	main file
+	subs []file
 }
 
 // NewReader prepares to read the transcript at path. It does no I/O.
@@ -170,14 +177,14 @@ func (r *Reader) Path() string { return r.path }
 // consumed: complete lines only.
 func (r *Reader) Offset() int64 { return r.main.Offset }
 
-// Moved reports whether r has read further than the saved cursor says, in
-// the session's transcript or a subagent's.
-func (r *Reader) Moved(saved []byte) bool {
-	var c cursor
-	if json.Unmarshal(saved, &c) != nil || c.Offset != r.main.Offset || len(c.Subagents) != len(r.subs) {
+// Moved reports whether r has read further than the cursor it was
+// restored from, in the session's transcript or a subagent's (a reader
+// not restored from one has always moved).
+func (r *Reader) Moved() bool {
+	if r.from == nil || r.from.main != r.main || len(r.from.subs) != len(r.subs) {
 		return true
 	}
-	for i, f := range c.Subagents {
+	for i, f := range r.from.subs {
 		if f != r.subs[i] {
 			return true
 		}
@@ -801,6 +808,7 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 	}
 	r := NewReader(path)
 	r.main, r.subs, r.st = c.file, c.Subagents, c.State
+	r.from = &where{main: c.file, subs: slices.Clone(c.Subagents)}
 	if r.st.Pending == nil {
 		r.st.Pending = map[string]pending{}
 	}

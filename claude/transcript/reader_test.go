@@ -326,16 +326,19 @@ func TestSubagents(t *testing.T) {
 	if strings.Contains(string(cur), "SECRET") {
 		t.Errorf("a value leaked: %s", cur)
 	}
-	if r.Moved(cur) {
-		t.Error("moved without reading")
+	if !r.Moved() {
+		t.Error("a reader read afresh has not moved")
+	}
+	if still, _ := RestoreReader(path, cur); still.Update() != nil || still.Moved() {
+		t.Error("restored, it moved without reading")
 	}
 	write(t, agent, subResult("2026-11-30T12:21:03.000Z", "toolu_s3", `{}`))
 	back, err := RestoreReader(path, cur)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := back.Update(); err != nil || !back.Moved(cur) || back.Outcome("toolu_s3") != status.OK {
-		t.Errorf("restored: %v, moved %v, outcome %q", err, back.Moved(cur), back.Outcome("toolu_s3"))
+	if err := back.Update(); err != nil || !back.Moved() || back.Outcome("toolu_s3") != status.OK {
+		t.Errorf("restored: %v, moved %v, outcome %q", err, back.Moved(), back.Outcome("toolu_s3"))
 	}
 	if u := back.Derive(nil).Usage; u != want {
 		t.Errorf("restored: usage %+v, want %+v (the subagent's reply counted once)", u, want)
