@@ -145,7 +145,7 @@ type Reader struct {
 	path string
 	main file
 	subs []file
-	cur  *file // the file being read
+	cur  *file  // the file being read
 	from *where // where the cursor it was restored from stood
 	st   state
 	buf  []byte
