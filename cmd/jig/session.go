@@ -67,40 +67,46 @@ func sessionWriteCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			live, err := e.readStdin()
-			if err != nil {
-				return errorf(c, exitBadInput, "stdin: %v", err)
-			}
-			if len(live) > status.MaxFileSize {
-				return errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
-			}
-			pid := c.Int("pid")
-			if pid < 0 {
-				return usageError(c, "--pid %d: want a process id", pid)
-			}
-			if pid == 0 {
-				pid = os.Getppid()
-			}
-			var problems []error
-			u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: e.agentDir(), Live: live,
-				KeepSaid: true, Ticket: &writer.Ticket{Warn: func(p error) { problems = append(problems, p) }}}
-			if file != "" {
-				u.Transcript = writer.PiTranscript(file, e.getenv("HOME"))
-			}
-			_, err = w.Write(u)
-			e.warn(c, problems...)
-			var refused *writer.Refused
-			switch {
-			case errors.As(err, &refused) && refused.Transcript:
-				return errorf(c, exitBadInput, "%v", refused.Err)
-			case errors.As(err, &refused):
-				return errorf(c, exitBadInput, "stdin: %v", refused.Err)
-			case err != nil:
-				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-			}
-			return nil
+			return e.sessionWrite(c, w, id, file)
 		},
 	}
+}
+
+// sessionWrite writes session id from stdin, and from the Pi transcript
+// file when one is given.
+func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) error {
+	live, err := e.readStdin()
+	if err != nil {
+		return errorf(c, exitBadInput, "stdin: %v", err)
+	}
+	if len(live) > status.MaxFileSize {
+		return errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
+	}
+	pid := c.Int("pid")
+	if pid < 0 {
+		return usageError(c, "--pid %d: want a process id", pid)
+	}
+	if pid == 0 {
+		pid = os.Getppid()
+	}
+	var problems []error
+	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: e.agentDir(), Live: live,
+		KeepSaid: true, Ticket: &writer.Ticket{Warn: func(p error) { problems = append(problems, p) }}}
+	if file != "" {
+		u.Transcript = writer.PiTranscript(file, e.getenv("HOME"))
+	}
+	_, err = w.Write(u)
+	e.warn(c, problems...) // after the lock is let go: stderr may block
+	var refused *writer.Refused
+	switch {
+	case errors.As(err, &refused) && refused.Transcript:
+		return errorf(c, exitBadInput, "%v", refused.Err)
+	case errors.As(err, &refused):
+		return errorf(c, exitBadInput, "stdin: %v", refused.Err)
+	case err != nil:
+		return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+	}
+	return nil
 }
 
 // writer is the session writer of this process's environment.
