@@ -10,6 +10,7 @@ import (
 
 	"jig/render"
 	"jig/status"
+	"jig/terminal"
 )
 
 // env is everything a command touches outside itself. Nothing below run
@@ -69,8 +70,9 @@ func (e *env) columns() int {
 	return stdoutWidth(e.stdout)
 }
 
-// liveness is how readers decide a session still runs on this machine.
+// liveness is how readers decide a session still runs on this machine, and
+// which terminal host instances (a tmux server) the ids they take are of.
 func (e *env) liveness() status.Liveness {
 	h, _ := e.hostname()
-	return status.Liveness{Host: h}
+	return status.Liveness{Host: h, Instances: terminal.Instances(e.getenv)}
 }
