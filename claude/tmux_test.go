@@ -86,7 +86,7 @@ func TestInteractiveInTmux(t *testing.T) {
 	})
 	find := func() *status.Status {
 		cmd := exec.Command(w.jig, "session", "for-terminal", pane, "--json")
-		cmd.Env = w.env()
+		cmd.Env = w.env("TMUX=", "TMUX_PANE=") // a script outside tmux: the pane id alone (w.env names a made-up server)
 		out, err := cmd.Output()
 		if err != nil {
 			return nil

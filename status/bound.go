@@ -62,6 +62,7 @@ func (s *Status) Bound() {
 	for i := range s.Terminals {
 		s.Terminals[i].From = CutTo(s.Terminals[i].From, MaxName)
 		s.Terminals[i].ID = CutTo(s.Terminals[i].ID, MaxName)
+		s.Terminals[i].Instance = CutTo(s.Terminals[i].Instance, MaxPath) // a socket's path
 	}
 	if m := s.Model; m != nil {
 		m.Provider, m.ID, m.Name = CutTo(m.Provider, MaxName), CutTo(m.ID, MaxName), CutTo(m.Name, MaxName)

@@ -26,7 +26,7 @@ func TestBoundedFileFitsTheReadLimit(t *testing.T) {
 		LastRequest:   &Answer{ID: huge(MaxName), Message: huge(MaxText)},
 	}
 	for range 10 * MaxTerminals {
-		s.Terminals = append(s.Terminals, TerminalID{huge(MaxName), huge(MaxName)})
+		s.Terminals = append(s.Terminals, TerminalID{huge(MaxName), huge(MaxName), huge(MaxPath)})
 	}
 	for range 10 * MaxStages {
 		s.Workflow.Stages = append(s.Workflow.Stages, huge(MaxName))

@@ -80,10 +80,13 @@ func (s *Status) Raw() []byte { return s.raw }
 
 // TerminalID is one terminal the session runs in, as its host names it.
 // From is the environment variable that named it (HC_TERMINAL_ID, HERDR_PANE_ID,
-// TMUX_PANE, KITTY_WINDOW_ID, WEZTERM_PANE).
+// TMUX_PANE, KITTY_WINDOW_ID, WEZTERM_PANE). Instance is the host instance
+// whose id it is, when the host says (a tmux server's socket: each server
+// has its own %0); package terminal fills it.
 type TerminalID struct {
-	From string `json:"from"`
-	ID   string `json:"id"`
+	From     string `json:"from"`
+	ID       string `json:"id"`
+	Instance string `json:"instance,omitempty"`
 }
 
 type Model struct {
@@ -307,9 +310,10 @@ func (s *Status) Validate() error {
 	return nil
 }
 
-// HasTerminal reports whether the session runs in the terminal id.
+// HasTerminal reports whether the session runs in the terminal id, of
+// whichever host instance (Liveness.InTerminal matches the reader's).
 func (s *Status) HasTerminal(id string) bool {
-	return s.listsTerminal(id) || (s.Terminal != nil && *s.Terminal == id)
+	return s.inTerminal(id, nil)
 }
 
 func (s *Status) listsTerminal(id string) bool {
