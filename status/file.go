@@ -99,6 +99,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 	// What readers check the pid against. Only the writer can know it, and a
 	// value merged in from an earlier process's file would be wrong.
 	s.PIDStart = ProcessIdentity(s.PID)
+	s.settleAttention(prev, now)
 	s.Normalize()
 	if err := s.Validate(); err != nil {
 		return false, err

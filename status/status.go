@@ -55,8 +55,10 @@ type Status struct {
 	Model         *Model         `json:"model"`
 	Thinking      *string        `json:"thinking"`
 	State         string         `json:"state"`
+	Attention     *Attention     `json:"attention"` // what the session waits for from the person; null: nothing
 	Context       Context        `json:"context"`
 	Usage         Usage          `json:"usage"`
+	RateLimits    *RateLimits    `json:"rateLimits"` // the account's usage windows, when the agent says them
 	Tools         Tools          `json:"tools"`
 	Switches      Switches       `json:"switches"`
 	Ticket        *Ticket        `json:"ticket"`
@@ -106,6 +108,37 @@ type Usage struct {
 	CacheRead  int64    `json:"cacheRead"`
 	CacheWrite int64    `json:"cacheWrite"`
 	Cost       *float64 `json:"cost"`
+}
+
+// Attention is what a session waits for from the person (added to schema 1
+// by jig). State keeps its meaning beside it: a call waiting for approval
+// is busy, a run stopped on an error idle.
+type Attention struct {
+	Kind  string    `json:"kind"`           // Attention* below
+	Since time.Time `json:"since"`          // when the wait began
+	Tool  string    `json:"tool,omitempty"` // the tool waiting, a name only
+}
+
+// Attention kinds.
+const (
+	AttentionPermission = "permission" // a tool call waits for the person's approval
+	AttentionQuestion   = "question"   // the agent asked the person something and waits
+	AttentionError      = "error"      // the run stopped on an error and waits
+)
+
+// RateLimits are the account's usage windows as the agent reports them
+// (added to schema 1 by jig): Claude Code's statusLine rate_limits, Codex's
+// token_count rate limits. A window the agent did not report is null.
+type RateLimits struct {
+	FiveHour *RateLimit `json:"fiveHour"`
+	Weekly   *RateLimit `json:"weekly"`
+}
+
+// RateLimit is one window: how much of it is used, and when it starts
+// again (null when the agent did not say).
+type RateLimit struct {
+	UsedPercent float64    `json:"usedPercent"`
+	ResetsAt    *time.Time `json:"resetsAt"`
 }
 
 // Tools counts the tools declared to the model (active) and registered (total).
@@ -289,6 +322,9 @@ func (s *Status) Validate() error {
 	case s.State != Busy && s.State != Idle:
 		return fmt.Errorf("state %q: want %q or %q", s.State, Busy, Idle)
 	}
+	if err := s.validateAttention(); err != nil {
+		return err
+	}
 	if err := s.validateFields(); err != nil {
 		return err
 	}
@@ -300,6 +336,48 @@ func (s *Status) Validate() error {
 	for _, c := range s.Recent {
 		if c.Outcome != OK && c.Outcome != Error && c.Outcome != Pending {
 			return fmt.Errorf("recent outcome %q: want ok, error or pending", c.Outcome)
+		}
+	}
+	return nil
+}
+
+// settleAttention gives an attention without a since the time its wait
+// began: the previous file's while the same wait (kind and tool) goes on,
+// else now. So a writer that only knows "it waits" keeps the first time.
+func (s *Status) settleAttention(prev *Status, now time.Time) {
+	a := s.Attention
+	if a == nil || !a.Since.IsZero() {
+		return
+	}
+	if prev != nil && prev.Attention != nil && prev.Attention.Kind == a.Kind && prev.Attention.Tool == a.Tool {
+		a.Since = prev.Attention.Since
+		return
+	}
+	a.Since = now.UTC()
+}
+
+// validateAttention refuses an attention or a rate limit that says
+// something the contract does not: an unknown kind, a tool that is not a
+// name, a negative percent.
+func (s *Status) validateAttention() error {
+	if a := s.Attention; a != nil {
+		switch {
+		case a.Kind != AttentionPermission && a.Kind != AttentionQuestion && a.Kind != AttentionError:
+			return fmt.Errorf("attention kind %q: want %s, %s or %s", Cut(a.Kind), AttentionPermission, AttentionQuestion, AttentionError)
+		case a.Since.IsZero():
+			return fmt.Errorf("attention without since: want the time the wait began")
+		case !IsToolName(a.Tool):
+			return fmt.Errorf("attention tool %q: want a tool's name, never an argument value", Cut(a.Tool))
+		}
+	}
+	if r := s.RateLimits; r != nil {
+		for _, w := range [...]struct {
+			name string
+			w    *RateLimit
+		}{{"fiveHour", r.FiveHour}, {"weekly", r.Weekly}} {
+			if w.w != nil && w.w.UsedPercent < 0 {
+				return fmt.Errorf("rateLimits.%s.usedPercent %v: want 0 or more", w.name, w.w.UsedPercent)
+			}
 		}
 	}
 	return nil

@@ -119,6 +119,7 @@ func TestSeedFields(t *testing.T) {
 		"startedAt": "string", "updatedAt": "string",
 		// added to schema 1 by jig
 		"terminals": "null", "host": "string", "sessionFile": "null", "switches": "object", "agent": "string",
+		"attention": "null", "rateLimits": "null",
 	}
 	for name, typ := range want {
 		v, ok := doc[name]
@@ -195,7 +196,7 @@ func TestVectors(t *testing.T) {
 			}
 		}},
 		{"extra-field.json", "", func(t *testing.T, s *Status) {
-			if s.Model.Name != "GPT-5" || !bytes.Contains(s.Raw(), []byte(`"rateLimits"`)) {
+			if s.Model.Name != "GPT-5" || !bytes.Contains(s.Raw(), []byte(`"sandbox"`)) {
 				t.Errorf("extra-field.json: known fields lost or raw document not kept")
 			}
 		}},
@@ -267,6 +268,17 @@ func TestValidate(t *testing.T) {
 		"state":   func(s *Status) { s.State = "sleeping" },
 		"action":  func(s *Status) { s.Outputs = []Output{{Path: "p", Action: "deleted"}} },
 		"outcome": func(s *Status) { s.Recent = []Call{{Tool: "t", Outcome: "maybe"}} },
+		"attention kind": func(s *Status) {
+			s.Attention = &Attention{Kind: "bored", Since: time.Unix(1, 0)}
+		},
+		"attention since": func(s *Status) { s.Attention = &Attention{Kind: AttentionQuestion} },
+		"attention tool value": func(s *Status) {
+			s.Attention = &Attention{Kind: AttentionPermission, Since: time.Unix(1, 0), Tool: "rm -rf /"}
+		},
+		"attention tool long": func(s *Status) {
+			s.Attention = &Attention{Kind: AttentionPermission, Since: time.Unix(1, 0), Tool: strings.Repeat("t", MaxName+1)}
+		},
+		"rate limit": func(s *Status) { s.RateLimits = &RateLimits{Weekly: &RateLimit{UsedPercent: -1}} },
 	} {
 		s := good()
 		broken(s)
@@ -276,6 +288,44 @@ func TestValidate(t *testing.T) {
 	}
 	if err := good().Validate(); err != nil {
 		t.Errorf("good status: %v", err)
+	}
+}
+
+// An attention whose writer left since out keeps the time its wait began
+// while the same wait goes on, and starts anew with another kind or tool.
+func TestAttentionSince(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	t0 := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	write := func(at time.Time, a *Attention) *Status {
+		t.Helper()
+		s := &Status{Session: "s", PID: os.Getpid(), State: Busy, Attention: a}
+		if _, err := d.Write(s, at); err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.Read("s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for _, step := range []struct {
+		at    time.Time
+		a     *Attention
+		since time.Time
+	}{
+		{t0, &Attention{Kind: AttentionPermission, Tool: "bash"}, t0},
+		{t0.Add(time.Second), &Attention{Kind: AttentionPermission, Tool: "bash"}, t0},
+		{t0.Add(2 * time.Second), &Attention{Kind: AttentionPermission, Tool: "edit"}, t0.Add(2 * time.Second)},
+		{t0.Add(3 * time.Second), &Attention{Kind: AttentionQuestion, Tool: "edit"}, t0.Add(3 * time.Second)},
+		{t0.Add(4 * time.Second), &Attention{Kind: AttentionQuestion, Tool: "edit", Since: t0}, t0},
+	} {
+		got := write(step.at, step.a)
+		if got.Attention == nil || !got.Attention.Since.Equal(step.since) {
+			t.Errorf("at %s: attention %+v, want since %s", step.at, got.Attention, step.since)
+		}
+	}
+	if got := write(t0.Add(5*time.Second), nil); got.Attention != nil {
+		t.Errorf("a cleared attention reads back as %+v", got.Attention)
 	}
 }
 
