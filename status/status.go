@@ -115,7 +115,7 @@ type Usage struct {
 // is busy, a run stopped on an error idle.
 type Attention struct {
 	Kind  string    `json:"kind"`           // Attention* below
-	Since time.Time `json:"since"`          // when the wait began
+	Since time.Time `json:"since"`          // when the wait began; zero: Dir.Update settles it
 	Tool  string    `json:"tool,omitempty"` // the tool waiting, a name only
 }
 
@@ -364,8 +364,6 @@ func (s *Status) validateAttention() error {
 		switch {
 		case a.Kind != AttentionPermission && a.Kind != AttentionQuestion && a.Kind != AttentionError:
 			return fmt.Errorf("attention kind %q: want %s, %s or %s", Cut(a.Kind), AttentionPermission, AttentionQuestion, AttentionError)
-		case a.Since.IsZero():
-			return fmt.Errorf("attention without since: want the time the wait began")
 		case !IsToolName(a.Tool):
 			return fmt.Errorf("attention tool %q: want a tool's name, never an argument value", Cut(a.Tool))
 		}

@@ -271,7 +271,6 @@ func TestValidate(t *testing.T) {
 		"attention kind": func(s *Status) {
 			s.Attention = &Attention{Kind: "bored", Since: time.Unix(1, 0)}
 		},
-		"attention since": func(s *Status) { s.Attention = &Attention{Kind: AttentionQuestion} },
 		"attention tool value": func(s *Status) {
 			s.Attention = &Attention{Kind: AttentionPermission, Since: time.Unix(1, 0), Tool: "rm -rf /"}
 		},

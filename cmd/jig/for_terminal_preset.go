@@ -15,6 +15,7 @@ func presetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "preset", Usage: "print a status-line segment for `HOST`: " + strings.Join(render.Presets, ", ")},
 		&cli.IntFlag{Name: "max-width", Usage: "fit the segment (or --format output) in `N` cells (0: no limit)"},
+		&cli.BoolFlag{Name: "rate-limits", Usage: "add the rate limits the agent reports to the --preset segment (5h 42% 7d 18%)"},
 		&cli.StringFlag{Name: "shell", Usage: "mark the escape sequences of --preset ansi (or --format) for a `SHELL` prompt: " + strings.Join(render.Shells, ", ")},
 	}
 }
@@ -40,13 +41,15 @@ func (e *env) statusLineFor(c *cli.Context) (*statusLine, error) {
 		return nil, usageError(c, "--preset excludes --json, --jq and --format")
 	case c.IsSet("max-width") && !c.IsSet("preset") && !c.IsSet("format"):
 		return nil, usageError(c, "--max-width needs --preset or --format")
+	case c.Bool("rate-limits") && !c.IsSet("preset"):
+		return nil, usageError(c, "--rate-limits needs --preset")
 	case c.IsSet("shell") && !render.IsShell(shell):
 		return nil, usageError(c, "--shell %q: want one of %s", shell, strings.Join(render.Shells, ", "))
 	case c.IsSet("shell") && !(preset == render.PresetANSI || preset == render.PresetPlain || c.IsSet("format")):
 		return nil, usageError(c, "--shell needs --preset ansi, --preset plain or --format")
 	}
 	l := &statusLine{preset: preset, shell: shell,
-		opt: render.PresetOptions{MaxWidth: width, NoColor: e.getenv("NO_COLOR") != ""}}
+		opt: render.PresetOptions{MaxWidth: width, NoColor: e.getenv("NO_COLOR") != "", RateLimits: c.Bool("rate-limits")}}
 	if preset == "" {
 		l.width = width
 	}

@@ -14,10 +14,18 @@
 #   @jig-bin          the jig to run (default: jig on tmux's PATH)
 #   @jig-max-width    cells for the segment (default 40)
 #   @jig-format       a jig --format template instead of the tmux preset
-#   @jig-busy-colour, @jig-ok-colour, @jig-warn-colour, @jig-high-colour
-#                     the preset's colours (default blue, default, magenta,
-#                     red: they read on tmux's default green bar); read by
-#                     tmux each time it draws, so they can change at any time
+#   @jig-rate-limits  "on": the rate limits the agent reports (5h 42% 7d 18%)
+#   @jig-busy-colour, @jig-attention-colour, @jig-ok-colour, @jig-warn-colour,
+#   @jig-high-colour  the preset's colours (default blue, colour208 (orange),
+#                     default, magenta, red: they read on tmux's default green
+#                     bar); read by tmux each time it draws, so they can
+#                     change at any time
+#   @jig-window-glyph "on": each window's agent as one glyph in the window
+#                     list (◐ waits for you, ● busy, ○ idle), via #{jig_glyph}
+#                     at the end of window-status-format and
+#                     window-status-current-format; a #{jig_glyph} you put
+#                     there yourself is filled in either way. #{pane_id}
+#                     there names each window's active pane.
 #   @jig-pane-border  "on": each pane's own agent in its border, via
 #                     #{jig_status} in pane-border-format (default
 #                     ' #{pane_index} #{jig_status} ', at the top). tmux runs
@@ -40,17 +48,23 @@ quote() {
 }
 job() {
 	style="--preset tmux"
+	[ "$(opt @jig-rate-limits)" = on ] && style="$style --rate-limits"
 	[ -n "$(opt @jig-format)" ] && style="--format $(quote "$(opt @jig-format)")"
 	printf '#(%s session for-terminal "#{pane_id}" %s --max-width %s)' "$(quote "$jig")" "$style" "$1"
 }
+glyph_job() {
+	printf '#(%s session for-terminal "#{pane_id}" --preset glyph)' "$(quote "$jig")"
+}
 
-# interpolate OPTION WIDTH: every #{jig_status} in the option becomes the job.
+# interpolate OPTION WIDTH [TOKEN JOB]: every TOKEN (#{jig_status}) in the
+# option becomes the job (the status job of WIDTH cells).
 interpolate() {
 	value=$(opt "$1")
-	case "$value" in *'#{jig_status}'*) ;; *) return 1 ;; esac
-	seg=$(job "$2")
+	tok=${3:-'#{jig_status}'}
+	case "$value" in *"$tok"*) ;; *) return 1 ;; esac
+	seg=${4:-$(job "$2")}
 	# index/substr, not gsub: a path or format may hold & or \.
-	new=$(printf '%s\n' "$value" | SEG="$seg" awk 'BEGIN { seg = ENVIRON["SEG"]; tok = "#{jig_status}" }
+	new=$(printf '%s\n' "$value" | SEG="$seg" TOK="$tok" awk 'BEGIN { seg = ENVIRON["SEG"]; tok = ENVIRON["TOK"] }
 	{ out = ""; line = $0
 	  while ((i = index(line, tok)) > 0) { out = out substr(line, 1, i - 1) seg; line = substr(line, i + length(tok)) }
 	  print out line }')
@@ -76,4 +90,14 @@ if [ "$(opt @jig-pane-border)" = on ]; then
 	[ "$(opt pane-border-status)" = off ] && tmux set-option -g pane-border-status top
 	interpolate pane-border-format 50
 fi
+
+for option in window-status-format window-status-current-format; do
+	if [ "$(opt @jig-window-glyph)" = on ]; then
+		case "$(opt "$option")" in
+		*'#{jig_glyph}'*) ;;
+		*) tmux set-option -g "$option" "$(opt "$option")#{jig_glyph}" ;;
+		esac
+	fi
+	interpolate "$option" 0 '#{jig_glyph}' "$(glyph_job)"
+done
 exit 0
