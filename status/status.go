@@ -29,6 +29,7 @@ const (
 const (
 	AgentPi     = "pi"
 	AgentClaude = "claude-code"
+	AgentCodex  = "codex"
 )
 
 // States of a session.
