@@ -38,12 +38,13 @@ func (w *Writer) Hook(in *Input) ([]byte, error) {
 	if st := stateAfter[in.Event]; st != "" {
 		live["state"] = st
 	}
+	var outputs []status.Output
 	if o := w.output(in); o != nil {
 		// Claude writes the call's result into its transcript only after
 		// its PostToolUse hooks ran: the hook's own input says it first.
-		live["outputs"] = []status.Output{*o}
+		outputs = []status.Output{*o}
 	}
-	s, err := w.update(in, live, nil)
+	s, err := w.update(in, live, outputs, nil)
 	if err != nil || in.Event != "PreToolUse" {
 		return nil, err
 	}

@@ -11,22 +11,20 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	cct "jig/claude/transcript"
-	"jig/engine"
 	"jig/request"
 	"jig/status"
-	"jig/terminal"
 	"jig/transcript"
+	"jig/writer"
 )
 
 // Input is what Claude Code pipes to a hook or the statusLine command: the
@@ -135,154 +133,136 @@ func AgentDir(getenv func(string) string) string {
 	return ""
 }
 
-// update is the read-merge-write every Claude event does: under the
-// session's lock, the transcript (read on from the saved cursor), then what
-// the event says live, laid over the file; requests taken; the file
-// written if it changed. edit adjusts the status before it is written.
-func (w *Writer) update(in *Input, live map[string]any, edit func(s *status.Status, prev *status.Status)) (*status.Status, error) {
-	var out *status.Status
-	_, err := w.Dir.Update(in.SessionID, w.Now(), func(prev *status.Status) (*status.Status, error) {
-		r, cursor := w.reader(in)
-		var derived *transcript.Derived
-		if r != nil {
-			derived = r.Derive(transcript.NewRepoFinder().Repo)
-		}
-		if in.CWD != "" {
-			live["cwd"] = in.CWD
-		}
-		if in.Effort != nil && in.Effort.Level != "" {
-			live["thinking"] = in.Effort.Level
-		}
-		liveJSON, err := json.Marshal(live)
-		if err != nil {
-			return nil, err
-		}
-		s, err := engine.Build(prev, derived, liveJSON)
-		if err != nil {
-			return nil, err
-		}
-		if s.Usage.Cost == nil && prev != nil && prev.Usage.Cost != nil {
-			c := *prev.Usage.Cost // Claude's own latest figure (statusLine) until it says another
-			s.Usage.Cost = &c
-		}
-		if s.Thinking != nil && *s.Thinking == "" {
-			s.Thinking = nil
-		}
-		w.fill(s, in)
-		if prev == nil {
-			// a new file: a resumed session gets back the switches its
-			// earlier run kept (the file went at that run's SessionEnd)
-			s.Switches = w.keptSwitches(in.SessionID)
-		}
-		if r != nil {
-			offered, deferred := r.Tools()
-			if len(offered) > 0 {
-				s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
+// update is the read-merge-write every Claude event does (writer.Write):
+// under the session's lock, the transcript (read on from the saved cursor),
+// then what the event says live, laid over the file; requests taken; the
+// file written if it changed. edit adjusts the status before it is written.
+func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output, edit func(s *status.Status)) (*status.Status, error) {
+	sw := w.writer()
+	tr := w.transcript(sw, in)
+	if in.Effort != nil && in.Effort.Level != "" {
+		live["thinking"] = in.Effort.Level
+	}
+	liveJSON, err := json.Marshal(live)
+	if err != nil {
+		return nil, err
+	}
+	u := writer.Update{Session: in.SessionID, PID: w.PID, Agent: status.AgentClaude, AgentDir: AgentDir(w.Getenv),
+		SessionFile: in.TranscriptPath, CWD: in.CWD, Live: liveJSON, Outputs: outputs,
+		Edit: func(s, prev *status.Status) error {
+			if s.Usage.Cost == nil && prev != nil && prev.Usage.Cost != nil {
+				c := *prev.Usage.Cost // Claude's own latest figure (statusLine) until it says another
+				s.Usage.Cost = &c
 			}
-			w.takeRequest(s, r)
-			w.saveCursor(in.SessionID, r, cursor)
-		}
-		if edit != nil {
-			edit(s, prev)
-		}
-		out = s
-		return s, nil
-	})
-	return out, err
+			if s.Thinking != nil && *s.Thinking == "" {
+				s.Thinking = nil
+			}
+			if prev == nil {
+				// a new file: a resumed session gets back the switches its
+				// earlier run kept (the file went at that run's SessionEnd)
+				s.Switches = w.keptSwitches(in.SessionID)
+			}
+			if tr != nil && tr.r != nil {
+				offered, deferred := tr.r.Tools()
+				if len(offered) > 0 {
+					s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
+				}
+				w.takeRequest(s, tr.r)
+			}
+			if edit != nil {
+				edit(s)
+			}
+			return nil
+		}}
+	if tr != nil {
+		u.Transcript = tr
+	}
+	return sw.Write(u)
 }
 
-// fill sets what the environment knows.
-func (w *Writer) fill(s *status.Status, in *Input) {
-	s.Schema, s.Session, s.PID, s.Host, s.Agent = status.Schema, in.SessionID, w.PID, w.Host, status.AgentClaude
-	s.AgentDir = AgentDir(w.Getenv)
-	if in.TranscriptPath != "" {
-		p := in.TranscriptPath
-		s.SessionFile = &p
-	}
-	if s.CWD == "" {
-		s.CWD, _ = os.Getwd()
-	}
-	s.Terminals = terminal.Detect(w.Getenv)
-	s.Terminal, s.TerminalFrom = nil, nil
-	if t := terminal.Innermost(s.Terminals); t != nil {
-		s.Terminal, s.TerminalFrom = &t.ID, &t.From
-	}
+// writer is the session's writer, in the hook's environment (Claude's).
+func (w *Writer) writer() *writer.Writer {
+	return writer.New(w.Dir, w.Now, w.Getenv, w.Host)
 }
 
-// cursorPath is where a session's transcript reading stopped; the folder
-// is shared with `jig session write`, whose cursors a Claude reader refuses.
-func (w *Writer) cursorPath(session string) string {
-	return w.Dir.Path(status.CursorsDir, status.SafeName(session)+".json")
-}
-
-// reader is the session's transcript read on from its saved cursor (whose
-// bytes it returns too); nil when Claude has not written the transcript yet.
-func (w *Writer) reader(in *Input) (*cct.Reader, []byte) {
+// transcript is the session's transcript as a writer.Source; nil when
+// the input names none. Claude writes its transcript a moment after it
+// runs the hooks: for a call's event, or the reply that ended the turn,
+// it waits here, before the lock and briefly, until the entry the event is
+// about is there, so the file says what led to it.
+func (w *Writer) transcript(sw *writer.Writer, in *Input) *claudeTranscript {
 	if in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
-		return nil, nil
+		return nil
 	}
-	var r *cct.Reader
-	var cursor []byte
-	if w.Dir.Check(status.CursorsDir) == nil {
-		if data, err := status.ReadFileNoFollow(w.cursorPath(in.SessionID)); err == nil {
-			if r, _ = cct.RestoreReader(in.TranscriptPath, data); r != nil { // a stale or foreign cursor is dropped
-				cursor = data
-			}
-		}
+	t := &claudeTranscript{path: in.TranscriptPath}
+	if in.ToolUseID == "" && in.Event != "Stop" {
+		return t // nothing to wait for: read under the lock
 	}
-	if r == nil {
-		r = cct.NewReader(in.TranscriptPath)
-	}
-	restoredAt := r.Offset()
-	// Claude writes its transcript a moment after it runs the hooks: wait,
-	// briefly, for the entry the event is about (a call's, or the reply
-	// that ended the turn), so the file says what led to it.
+	t.aheadFrom = sw.Cursor(in.SessionID)
+	r, at := t.restore(t.aheadFrom)
 	caughtUp := func() bool {
-		switch {
-		case in.ToolUseID != "":
+		if in.ToolUseID != "" {
 			return r.Outcome(in.ToolUseID) != ""
-		case in.Event == "Stop":
-			return r.TurnEnded()
 		}
-		return true
+		return r.TurnEnded()
 	}
-	expects := in.ToolUseID != "" || in.Event == "Stop"
 	err := r.Update()
-	for deadline := time.Now().Add(transcriptLag); expects && (err != nil || !caughtUp()) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(transcriptLag); (err != nil || !caughtUp()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 		err = r.Update()
 	}
-	if err != nil {
-		return nil, nil // not written yet
+	if err == nil {
+		t.ahead, t.aheadAt = r, at
 	}
-	if cursor != nil && r.Offset() != restoredAt {
-		cursor = nil // moved on: save it
-	}
-	return r, cursor
+	return t
 }
 
-// saveCursor saves where the reader stopped, unless it read nothing since
-// the saved cursor (was): the hook that finds nothing new writes nothing.
-func (w *Writer) saveCursor(session string, r *cct.Reader, was []byte) {
-	if was != nil {
-		return // read nothing new since it was saved
+// claudeTranscript reads Claude's transcript on from the session's cursor
+// (claude/transcript's own marshal and restore).
+type claudeTranscript struct {
+	path      string
+	ahead     *cct.Reader // read before the lock, from the cursor aheadFrom (at offset aheadAt, see restore)
+	aheadFrom []byte
+	aheadAt   int64
+	r         *cct.Reader // as Derive left it; nil when Claude has not written the transcript yet
+}
+
+// restore is a reader at cursor, and the offset it starts from when the
+// cursor held (-1 when the reader starts afresh: a stale or foreign cursor
+// is dropped).
+func (t *claudeTranscript) restore(cursor []byte) (*cct.Reader, int64) {
+	if cursor != nil {
+		if r, err := cct.RestoreReader(t.path, cursor); err == nil {
+			return r, r.Offset()
+		}
 	}
-	data, err := r.MarshalCursor()
-	if err != nil || w.Dir.Ensure(status.CursorsDir) != nil {
-		return // a cursor not saved costs one full read next time, nothing more
+	return cct.NewReader(t.path), -1
+}
+
+func (t *claudeTranscript) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
+	r, restoredAt := t.ahead, t.aheadAt
+	if r == nil || !bytes.Equal(cursor, t.aheadFrom) {
+		// another hook moved the cursor meanwhile: read on from there
+		r, restoredAt = t.restore(cursor)
+		if err := r.Update(); err != nil {
+			return nil, nil, nil // not written yet
+		}
 	}
-	status.WriteFileAtomic(w.cursorPath(session), data)
+	t.r = r
+	d := r.Derive(transcript.NewRepoFinder().Repo)
+	if restoredAt >= 0 && r.Offset() == restoredAt {
+		return d, nil, nil // read nothing new: the hook that finds nothing new writes nothing
+	}
+	next, err := r.MarshalCursor()
+	if err != nil {
+		return d, nil, nil // a cursor not saved costs one full read next time, nothing more
+	}
+	return d, next, nil
 }
 
 // End removes the session's file and cursor: SessionEnd.
 func (w *Writer) End(session string) error {
-	if err := w.Dir.Remove(session); err != nil {
-		return err
-	}
-	if err := os.Remove(w.cursorPath(session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
+	return w.writer().End(session)
 }
 
 // takeRequest takes the session's waiting request, if any, once the

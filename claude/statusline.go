@@ -24,7 +24,7 @@ func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
 	if cw != nil && cw.Size != nil && *cw.Size > 0 {
 		live["context"] = map[string]any{"window": *cw.Size}
 	}
-	return w.update(in, live, func(s, _ *status.Status) {
+	return w.update(in, live, nil, func(s *status.Status) {
 		if s.Context.Tokens == nil && cw != nil && cw.CurrentUsage != nil {
 			// no transcript to read yet: Claude's own count of the context
 			u := cw.CurrentUsage

@@ -30,6 +30,13 @@ func Encode(s *Status) ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
+// Invalid is a status Validate refused at writing: its writer's input, not
+// the disk, is at fault, and nothing was written. Writers validate only here.
+type Invalid struct{ Err error }
+
+func (e *Invalid) Error() string { return e.Err.Error() }
+func (e *Invalid) Unwrap() error { return e.Err }
+
 // ErrForeign is returned when the file at a session's name belongs to
 // another session id: a writer never merges one session over another.
 var ErrForeign = errors.New("the file belongs to another session")
@@ -102,7 +109,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 	s.settleAttention(prev, now)
 	s.Normalize()
 	if err := s.Validate(); err != nil {
-		return false, err
+		return false, &Invalid{Err: err}
 	}
 	// Every folder the index will use is checked before the file is
 	// replaced: a refused write changes nothing.

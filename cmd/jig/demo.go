@@ -22,6 +22,7 @@ import (
 	"jig/status"
 	"jig/terminal"
 	"jig/transcript"
+	"jig/writer"
 )
 
 // demoTranscript is a session the project recorded itself: Pi 1.6.0 in its
@@ -384,12 +385,15 @@ func (d *demoReplay) step(line []byte, en demoEntry, at time.Time) (*status.Stat
 		return nil, err
 	}
 	derived := d.reader.Derive(d.repos.Repo)
-	if _, err := d.dir.Update(d.id, at, func(prev *status.Status) (*status.Status, error) {
-		if d.afresh {
-			prev = nil
-		}
-		return d.e.buildStatus(prev, d.id, os.Getpid(), derived, patch)
-	}); err != nil {
+	w := d.e.writer(d.dir)
+	w.Now = func() time.Time { return at }
+	if _, err := w.Write(writer.Update{Session: d.id, PID: os.Getpid(), Agent: status.AgentPi, AgentDir: d.e.agentDir(),
+		Live: patch, KeepSaid: true, Transcript: derivedSource{derived}, Base: func(prev *status.Status) *status.Status {
+			if d.afresh {
+				return nil
+			}
+			return prev
+		}}); err != nil {
 		return nil, err
 	}
 	d.afresh = false
@@ -584,3 +588,7 @@ func appendLine(file string, line []byte) error {
 	}
 	return err
 }
+
+type derivedSource struct{ d *transcript.Derived }
+
+func (s derivedSource) Derive([]byte) (*transcript.Derived, []byte, error) { return s.d, nil, nil }

@@ -21,15 +21,17 @@ func installClaudeCommand(e *env) *cli.Command {
 		Name:  "claude",
 		Usage: "merge jig's hooks and statusLine into Claude Code's settings",
 		UsageText: "jig install claude [--project] [--uninstall]\n\n" +
-			"The hooks run `jig claude hook` on every event; the statusLine runs `jig claude statusline`.\n" +
-			"jig is found as $JIG_BIN, else as `jig` on Claude's PATH. Everything else in the file stays.\n\n" +
+			"The hooks run `jig claude hook` on every event; the statusLine runs `jig claude statusline`,\n" +
+			"both by jig's absolute path ($JIG_BIN when set). The file is edited in place: every other\n" +
+			"key stays as it was, in its order and spacing, and --uninstall gives back the same bytes.\n\n" +
 			"example: jig install claude --project",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "project", Usage: "this folder's .claude/settings.json instead of the user's settings"},
 			&cli.BoolFlag{Name: "uninstall", Usage: "remove exactly jig's entries instead"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			bin, err := e.jigPath(c)
+			if err != nil {
 				return err
 			}
 			path := filepath.Join(claude.AgentDir(e.getenv), "settings.json")
@@ -46,10 +48,6 @@ func installClaudeCommand(e *env) *cli.Command {
 			old, err := status.ReadFileNoFollow(path)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return errorf(c, exitFailed, "%v", err)
-			}
-			bin := e.getenv("JIG_BIN")
-			if bin == "" {
-				bin = "jig"
 			}
 			var out []byte
 			var changed bool

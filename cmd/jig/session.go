@@ -3,16 +3,13 @@ package main
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
-	"jig/engine"
 	"jig/status"
-	"jig/terminal"
-	"jig/transcript"
+	"jig/writer"
 )
 
 func sessionCommand(e *env) *cli.Command {
@@ -49,21 +46,11 @@ func sessionWriteCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			id := c.String("session")
-			var derived *transcript.Derived
-			if file := c.String("transcript"); file != "" && !c.Bool("end") {
-				dir, err := e.stateDir()
-				if err != nil {
-					return err
-				}
-				if derived, err = e.readTranscript(dir, id, file); err != nil {
-					code := exitFailed
-					if errors.As(err, new(badTranscript)) {
-						code = exitBadInput
-					}
-					return errorf(c, stateErrorCode(err, code), "%v", err)
-				}
-				if id == "" && derived != nil {
-					id = derived.Header.ID
+			var file string
+			if c.String("transcript") != "" && !c.Bool("end") {
+				var err error
+				if file, id, err = transcriptSession(c.String("transcript"), id); err != nil {
+					return errorf(c, exitBadInput, "%v", err)
 				}
 			}
 			if err := needSession(c, id); err != nil {
@@ -73,14 +60,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			w := e.writer(dir)
 			if c.Bool("end") {
-				if err := dir.Check(cursorsDir); err != nil {
-					return errorf(c, exitStateDir, "%v", err)
-				}
-				if err := dir.Remove(id); err != nil {
-					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-				}
-				if err := os.Remove(cursorPath(dir, id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				if err := w.End(id); err != nil {
 					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 				}
 				return nil
@@ -99,19 +81,21 @@ func sessionWriteCommand(e *env) *cli.Command {
 			if pid == 0 {
 				pid = os.Getppid()
 			}
-			var badInput error
-			_, err = dir.Update(id, e.now(), func(prev *status.Status) (*status.Status, error) {
-				s, err := e.buildStatus(prev, id, pid, derived, live)
-				badInput = err
-				if err == nil {
-					e.fillTicket(c, s, dir, live)
-				}
-				return s, err
-			})
-			if badInput != nil {
-				return errorf(c, exitBadInput, "%v", badInput)
+			var problems []error
+			u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: e.agentDir(), Live: live,
+				KeepSaid: true, Ticket: &writer.Ticket{Warn: func(p error) { problems = append(problems, p) }}}
+			if file != "" {
+				u.Transcript = writer.PiTranscript(file, e.getenv("HOME"))
 			}
-			if err != nil {
+			_, err = w.Write(u)
+			e.warn(c, problems...)
+			var refused *writer.Refused
+			switch {
+			case errors.As(err, &refused) && refused.Transcript:
+				return errorf(c, exitBadInput, "%v", refused.Err)
+			case errors.As(err, &refused):
+				return errorf(c, exitBadInput, "stdin: %v", refused.Err)
+			case err != nil:
 				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
 			}
 			return nil
@@ -119,50 +103,10 @@ func sessionWriteCommand(e *env) *cli.Command {
 	}
 }
 
-// buildStatus lays the transcript and what the agent says live over the
-// previous file (engine.Build) and fills what the environment knows and
-// nobody said. Its errors are the input's.
-func (e *env) buildStatus(prev *status.Status, id string, pid int, derived *transcript.Derived, live []byte) (*status.Status, error) {
-	s, err := engine.Build(prev, derived, live)
-	if err != nil {
-		return nil, errors.New("stdin: " + err.Error())
-	}
-	s.Session, s.PID = id, pid
-	if derived != nil && s.SessionFile == nil {
-		f := derived.File
-		s.SessionFile = &f
-	}
-	e.fillFromEnvironment(s)
-	s.Normalize()
-	if err := s.Validate(); err != nil {
-		return nil, errors.New("stdin: " + err.Error())
-	}
-	return s, nil
-}
-
-// fillFromEnvironment sets cwd, terminals, host, agent and agentDir where
-// nobody said them.
-func (e *env) fillFromEnvironment(s *status.Status) {
-	if s.CWD == "" {
-		s.CWD, _ = os.Getwd()
-	}
-	if s.Host == "" {
-		s.Host, _ = e.hostname()
-	}
-	if len(s.Terminals) == 0 {
-		s.Terminals = terminal.Detect(e.getenv)
-	}
-	if s.Terminal == nil {
-		if t := terminal.Innermost(s.Terminals); t != nil {
-			s.Terminal, s.TerminalFrom = &t.ID, &t.From
-		}
-	}
-	if s.Agent == "" {
-		s.Agent = status.AgentPi
-	}
-	if s.AgentDir == "" {
-		s.AgentDir = e.agentDir() // the bridge's rule: Pi's own
-	}
+// writer is the session writer of this process's environment.
+func (e *env) writer(dir *status.Dir) *writer.Writer {
+	host, _ := e.hostname()
+	return writer.New(dir, e.now, e.getenv, host)
 }
 
 // stateErrorCode is exitStateDir for a state dir jig must not trust (a

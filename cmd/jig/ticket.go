@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -91,6 +90,14 @@ func (e *env) findTicket(dir *status.Dir, cwd, event string) *ticket.Found {
 		transcript.NewRepoFinder().Repo)
 }
 
+// warn says each problem on a line of its own: what it spoiled is left
+// out, the command goes on.
+func (e *env) warn(c *cli.Context, problems ...error) {
+	for _, p := range problems {
+		fmt.Fprintf(e.stderr, "jig: %s: warning: %s\n", commandName(c), render.Clean(p.Error()))
+	}
+}
+
 func (e *env) ticketShow(c *cli.Context) error {
 	dir, err := e.stateDir()
 	if err != nil {
@@ -101,9 +108,7 @@ func (e *env) ticketShow(c *cli.Context) error {
 		return errorf(c, exitFailed, "working folder: %v", err)
 	}
 	f := e.findTicket(dir, cwd, "")
-	for _, p := range f.Problems {
-		fmt.Fprintf(e.stderr, "jig: %s: warning: %s\n", commandName(c), render.Clean(p.Error()))
-	}
+	e.warn(c, f.Problems...)
 	if f.Ticket == nil {
 		return errorf(c, exitNone, "no active ticket: %s", render.Clean(noKeyReason(f.Key.Head, cwd)))
 	}
@@ -165,47 +170,4 @@ func ticketLines(f *ticket.Found) []string {
 		l[i] = render.Clean(strings.TrimRight(l[i], " "))
 	}
 	return l
-}
-
-// fillTicket puts the active ticket, its workflow and its folder's files
-// in s, as the bridge does (docs/ticket.md). A ticket stdin gives is the
-// live source (the bridge's jig:ticket event) and wins as given, the
-// folder filling what it leaves out; so does a workflow stdin gives.
-func (e *env) fillTicket(c *cli.Context, s *status.Status, dir *status.Dir, live []byte) {
-	var said map[string]json.RawMessage
-	json.Unmarshal(live, &said)
-	saidTicket, saidWorkflow := s.Ticket, s.Workflow
-	if string(said["ticket"]) == "" || saidTicket == nil {
-		saidTicket = nil
-	}
-	if string(said["workflow"]) == "" || saidWorkflow == nil {
-		saidWorkflow = nil
-	}
-	// A key a hook said is the live source until a hook says another: like
-	// every field on stdin, it holds for the calls that do not say it.
-	prevTicket := s.Ticket
-	if saidTicket == nil && prevTicket != nil && prevTicket.From == ticket.FromEvent {
-		saidTicket = &status.Ticket{Key: prevTicket.Key} // its title and url read again, never stale
-	}
-	var event string
-	if saidTicket != nil {
-		event = saidTicket.Key
-	}
-	f := e.findTicket(dir, s.CWD, event)
-	for _, p := range f.Problems {
-		fmt.Fprintf(e.stderr, "jig: %s: warning: %s\n", commandName(c), render.Clean(p.Error()))
-	}
-	f.Apply(s)
-	if saidTicket != nil {
-		t := *saidTicket
-		if s.Ticket != nil && s.Ticket.Key == t.Key {
-			t.Title = cmp.Or(t.Title, s.Ticket.Title)
-			t.URL = cmp.Or(t.URL, s.Ticket.URL)
-		}
-		t.From = ticket.FromEvent
-		s.Ticket = &t
-	}
-	if saidWorkflow != nil {
-		s.Workflow = saidWorkflow
-	}
 }

@@ -22,13 +22,12 @@ import (
 	"sync"
 	"time"
 
-	"jig/engine"
 	"jig/pi"
 	"jig/render"
 	"jig/request"
 	"jig/status"
-	"jig/terminal"
 	"jig/transcript"
+	"jig/writer"
 )
 
 // Message is one line from the extension. Type says which fields count.
@@ -174,7 +173,8 @@ type sessionState struct {
 	live         []byte // the live fields, as one JSON object
 	tools        []Tool
 	skills       []Skill
-	reader       *transcript.Reader // the session's transcript, read incrementally
+	reader       *transcript.Reader  // the session's transcript, read incrementally
+	derived      *transcript.Derived // what reader said at the status being built
 	repos        *transcript.RepoFinder
 	last         *status.Status // the last status built, for what only live knew
 	calls        []liveCall     // this process's calls, oldest first
@@ -398,35 +398,23 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 	if b.session == "" {
 		err = b.checkBeforeHello()
 	}
-	var bad refused
+	// A status no reader could take (a field of the wrong type, Validate
+	// failing): the line that led to it is refused, not the write retried.
+	var bad *writer.Refused
 	if errors.As(err, &bad) {
 		b.sessionState = before
-		return false, fmt.Errorf("bridge: %s: %v", m.Type, bad.err)
+		return false, fmt.Errorf("bridge: %s: %v", m.Type, bad.Err)
 	}
 	return false, err
 }
 
-// refused is a status the bridge's state would build that no reader could
-// take (a field of the wrong type, Validate failing): the line that led to
-// it is refused, not the write retried.
-type refused struct{ err error }
-
-func (r refused) Error() string { return "bridge: " + r.err.Error() }
-
-// checkBeforeHello builds the status the state so far would make, with a
+// checkBeforeHello checks the status the state so far would make, with a
 // stand-in id and pid: before hello there is no file to write, and what is
 // said must already hold when hello brings them.
 func (b *Bridge) checkBeforeHello() error {
-	s, err := b.build(b.last)
-	if err != nil {
-		return refused{err}
-	}
-	s.Session, s.PID = "before-hello", 1
-	s.Normalize() // bounds every field, so the file stays within what readers take
-	if err := s.Validate(); err != nil {
-		return refused{err}
-	}
-	return nil
+	u := b.update()
+	u.Session, u.PID = "before-hello", 1
+	return b.writer().Check(u, b.last)
 }
 
 // hello starts a session: a new id gets a new file (the old one goes), the
@@ -562,7 +550,7 @@ func (b *Bridge) decide(d DecisionEvent) {
 // then what Pi said live over it (engine.Build), then what the bridge
 // itself knows.
 func (b *Bridge) Status() (*status.Status, error) {
-	s, err := b.build(b.last)
+	s, err := b.writer().Build(b.update(), b.last)
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %v", err)
 	}
@@ -570,74 +558,79 @@ func (b *Bridge) Status() (*status.Status, error) {
 	return s, nil
 }
 
-// build is the status built over prev (the file as another writer may have
-// left it, see write, or the last status built), without keeping it as the
-// base of the next one.
-func (b *Bridge) build(prev *status.Status) (*status.Status, error) {
-	var derived *transcript.Derived
+// writer is the session's writer, in the bridge's environment (Pi's).
+func (b *Bridge) writer() *writer.Writer {
+	return &writer.Writer{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host}
+}
+
+// update is what the bridge knows of the session now, for the writer: what
+// Pi said live, the transcript read on in memory, the outputs and
+// decisions only the live agent knows, the context detail, the switches
+// and the last request's answer. It builds on the file as another writer of
+// the session may have left it (a hook's `jig session write`), unless the
+// file is an earlier process's: hello decided what of that carries over.
+func (b *Bridge) update() writer.Update {
+	agentDir, _ := pi.AgentDir(b.Getenv) // the bridge runs with Pi's environment
+	u := writer.Update{Session: b.session, PID: b.pid, Agent: status.AgentPi, AgentDir: agentDir, SessionFile: b.file,
+		Live: b.live, Outputs: b.liveOutputs(), Ticket: b.ticketWord(), Edit: b.edit,
+		Base: func(file *status.Status) *status.Status {
+			if file == nil || file.PID != b.pid {
+				return b.last
+			}
+			return file
+		}}
+	b.derived = nil
 	if b.reader != nil {
-		// Pi writes the transcript lazily: until its first reply there is none.
-		if err := b.reader.Update(); err == nil {
-			derived = b.reader.Derive(b.repos.Repo)
-		}
+		u.Transcript = memoryTranscript{b}
 	}
-	s, err := engine.Build(prev, derived, b.liveWithOutputs())
-	if err != nil {
-		return nil, err
+	return u
+}
+
+// memoryTranscript is the session's transcript as the bridge reads it: one
+// reader kept in memory, so it needs no saved cursor.
+type memoryTranscript struct{ b *Bridge }
+
+func (t memoryTranscript) Derive([]byte) (*transcript.Derived, []byte, error) {
+	// Pi writes the transcript lazily: until its first reply there is none.
+	if err := t.b.reader.Update(); err != nil {
+		return nil, nil, nil
 	}
-	s.Schema, s.Session, s.PID, s.Host, s.Agent = status.Schema, b.session, b.pid, b.Host, status.AgentPi
-	s.SessionFile = nil
-	if b.file != "" {
-		f := b.file
-		s.SessionFile = &f
+	t.b.derived = t.b.reader.Derive(t.b.repos.Repo)
+	return t.b.derived, nil, nil
+}
+
+// edit is the bridge's part of the status, under the lock.
+func (b *Bridge) edit(s, prev *status.Status) error {
+	if b.file == "" {
+		s.SessionFile = nil // Pi keeps none (--no-session)
 	}
-	s.Terminals = terminal.Detect(b.Getenv)
-	s.Terminal, s.TerminalFrom = nil, nil
-	if t := terminal.Innermost(s.Terminals); t != nil {
-		s.Terminal, s.TerminalFrom = &t.ID, &t.From
-	}
-	if s.CWD == "" {
-		s.CWD, _ = os.Getwd()
-	}
-	if dir, err := pi.AgentDir(b.Getenv); err == nil {
-		s.AgentDir = dir // the bridge runs with Pi's environment
-	}
-	b.applyTicket(s)
 	var ids []string
-	if derived != nil {
-		ids = derived.RecentIDs
+	if b.derived != nil {
+		ids = b.derived.RecentIDs
 	}
 	b.addDecisions(s.Recent, ids)
 	s.ContextDetail = nil
 	if b.sizes != nil {
 		var c ContextSizes
 		if err := json.Unmarshal(b.sizes, &c); err != nil {
-			return nil, err
+			return err
 		}
 		s.ContextDetail = b.contextDetail(c, s.Context.Window)
 	}
 	s.Switches = overlaySwitches(prev, b.switches)
 	s.LastRequest = b.answer
 	s.StartedAt = b.startedAt
-	return s, nil
+	return nil
 }
 
-// liveWithOutputs is the live fields plus the outputs whose action only
-// the live agent knows (the file existed or not at tool_call).
-func (b *Bridge) liveWithOutputs() []byte {
-	if len(b.outputs) == 0 {
-		return b.live
-	}
+// liveOutputs is the outputs whose action only the live agent knows (the
+// file existed or not at tool_call).
+func (b *Bridge) liveOutputs() []status.Output {
 	outs := make([]status.Output, 0, len(b.outputs))
 	for _, o := range b.outputs {
 		outs = append(outs, o)
 	}
-	patch, _ := json.Marshal(map[string]any{"outputs": outs})
-	merged, err := status.Merge(b.live, patch)
-	if err != nil {
-		return b.live
-	}
-	return merged
+	return outs
 }
 
 // addDecisions gives the transcript's recent calls (newest first) the
@@ -673,37 +666,22 @@ func (c liveCall) decideOn(r *status.Call) {
 	}
 }
 
-// write builds the status over the file as it is, under the session's
-// lock: what another writer of the session put there meanwhile (a hook's
-// `jig session write`) is kept, not overwritten with the bridge's memory.
-// A file of an earlier process of the session is not built on: hello
-// decided what of it carries over.
+// write writes the status over the file as it is, under the session's
+// lock (see update).
 func (b *Bridge) write() error {
 	if b.session == "" {
 		return nil
 	}
 	b.readTicket()
-	_, err := b.Dir.Update(b.session, b.Now(), func(prev *status.Status) (*status.Status, error) {
-		if prev == nil || prev.PID != b.pid {
-			prev = b.last
-		}
-		s, err := b.build(prev)
-		if err != nil {
-			return nil, refused{err}
-		}
-		s.Normalize()
-		if err := s.Validate(); err != nil {
-			return nil, refused{err}
-		}
-		b.last = s
-		return s, nil
-	})
-	var bad refused
+	s, err := b.writer().Write(b.update())
+	var bad *writer.Refused
 	switch {
 	case errors.As(err, &bad):
-		return bad
+		return fmt.Errorf("bridge: %w", bad)
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("bridge: %v", err)
+	case err == nil:
+		b.last = s
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"jig/pi"
 	"jig/status"
 	"jig/ticket"
+	"jig/writer"
 )
 
 // TicketEvery is how often the bridge re-reads the ticket folder (at its
@@ -77,20 +78,24 @@ func (b *Bridge) ticketDue() bool {
 	return b.ticket.found == nil || b.Now().Sub(b.ticket.readAt) >= TicketEvery
 }
 
-// applyTicket puts the last reading in s. A ticket another writer of the
-// session said live (a hook's `jig session write`: from "event", a key the
-// bridge did not put there) holds while no jig:ticket event says otherwise,
-// as it does for session write.
-func (b *Bridge) applyTicket(s *status.Status) {
-	if t := s.Ticket; b.ticket.event == "" && t != nil && t.From == ticket.FromEvent && t.Key != b.ticket.told {
-		return
+// ticketWord is the bridge's part in the writer's ticket overlay: the key
+// of the last jig:ticket event and the last reading. A ticket another
+// writer of the session said live (a hook's `jig session write`: from
+// "event", a key the bridge did not put there) holds while no jig:ticket
+// event says otherwise, as it does for session write. Before the first
+// reading the file's ticket is left as it is.
+func (b *Bridge) ticketWord() *writer.Ticket {
+	if b.ticket.found == nil {
+		return nil
 	}
-	if b.ticket.found != nil {
-		b.ticket.found.Apply(s)
-	}
+	t := &writer.Ticket{Found: b.ticket.found, FoundIn: b.ticket.cwd}
 	if b.ticket.event != "" {
+		t.Said = &status.Ticket{Key: b.ticket.event}
 		b.ticket.told = b.ticket.event
+	} else {
+		t.TakenBack = b.ticket.told
 	}
+	return t
 }
 
 // cwd is Pi's working folder: what Pi said live, else the bridge's own

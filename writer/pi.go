@@ -1,0 +1,41 @@
+package writer
+
+import "jig/transcript"
+
+// PiTranscript is the Source for a Pi session file read by a process that
+// runs once per event (`jig session write --transcript`): restored from the
+// saved cursor, read on, its cursor saved when it moved. The file must be a
+// Pi session, by the rule jig pi show uses (Reader.UpdateSession); a file
+// that does not exist yet is fs.ErrNotExist (Pi names its session file
+// before it writes it).
+func PiTranscript(path, home string) Source {
+	return &piTranscript{path: path, home: home}
+}
+
+type piTranscript struct{ path, home string }
+
+func (p *piTranscript) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
+	var r *transcript.Reader
+	if cursor != nil {
+		r, _ = transcript.RestoreReader(p.path, cursor) // a stale or foreign cursor is dropped
+	}
+	restored := r != nil
+	if !restored {
+		r = transcript.NewReader(p.path)
+	}
+	r.Home = p.home
+	restoredAt := r.Offset()
+	if err := r.UpdateSession(); err != nil {
+		return nil, nil, err
+	}
+	d := r.Derive(transcript.NewRepoFinder().Repo)
+	d.File = p.path
+	if restored && r.Offset() == restoredAt {
+		return d, nil, nil // nothing new: the saved cursor stands
+	}
+	next, err := r.MarshalCursor()
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, next, nil
+}
