@@ -21,7 +21,7 @@
 // merges into it under a lock instead of replacing it: the merged request
 // takes the new request's id, lists the waiting one's id (and its covers) in
 // covers, and a later switch of the same name wins. [Answered] tells a waiter
-// whether a status file's lastRequest answers its id.
+// whether a status file's lastRequest answers its id; [Await] waits for it.
 //
 // # Session side
 //
@@ -37,9 +37,11 @@
 // keeps them), the tools to set active, the skills to leave out, whether to
 // reload, and the answer for lastRequest. [Handle] is Take and Resolve in
 // one step, for a session that polls. [Apply] re-applies kept switches, for
-// a session that starts, reloads or resumes. The host (the Pi bridge, a
-// hook through `jig request handle`) only carries the outcome out; no
-// deciding happens outside this package.
+// a session that starts, reloads or resumes. For a hook that keeps no state
+// of its own, [TakeAnswering] and [Decide] also write the answer (and the
+// switches) into the session's status file, under its lock. The host (the
+// Pi bridge, a hook through `jig request handle`) only carries the outcome
+// out; no deciding happens outside this package.
 package request
 
 import (
@@ -50,9 +52,12 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"jig/status"
 )
 
 // Schema is the request format this package writes and reads.
@@ -112,7 +117,13 @@ type BadError struct {
 	Reason string
 }
 
-func (e *BadError) Error() string { return "bad request: " + e.Reason }
+// Error is one line, for a status bar or a log, whatever the reason holds.
+func (e *BadError) Error() string {
+	return "bad request: " + strings.Join(strings.Fields(e.Reason), " ")
+}
+
+// Is makes a bad request status.ErrBadInput.
+func (e *BadError) Is(target error) bool { return target == status.ErrBadInput }
 
 // Parse reads a request file's bytes. It fails with a *BadError.
 func Parse(data []byte) (*Request, error) {

@@ -32,7 +32,7 @@ func Locate(getenv func(string) string) (*Dir, error) {
 	}
 	home := getenv("HOME")
 	if home == "" {
-		return nil, fmt.Errorf("no state dir: set JIG_STATE_DIR, XDG_STATE_HOME or HOME")
+		return nil, markf(ErrStateDir, "no state dir: set JIG_STATE_DIR, XDG_STATE_HOME or HOME")
 	}
 	return &Dir{Root: filepath.Join(home, ".local", "state", "jig")}, nil
 }
@@ -72,14 +72,15 @@ func (d *Dir) Ensure(subs ...string) error {
 }
 
 // Check refuses an existing state dir (or sub-folder) owned by another user
-// or writable by others. A missing one is fine: it has nothing to read.
+// or writable by others, and one that cannot be read (ErrStateDir). A
+// missing one is fine: it has nothing to read.
 func (d *Dir) Check(subs ...string) error {
 	for _, p := range append([]string{d.Root}, subs...) {
 		if p != d.Root {
 			p = d.Path(p)
 		}
 		if err := checkDir(p, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return Mark(ErrStateDir, err)
 		}
 	}
 	return nil

@@ -270,9 +270,3 @@ func (d *Dir) remove(session string) error {
 	d.restamp(wasFresh)
 	return nil
 }
-
-// Entry is a status file that could not be read, and why.
-type Entry struct {
-	Name string // the file's name without .json
-	Err  error
-}

@@ -19,17 +19,20 @@ import (
 // file: who wrote it, whether that process runs, its terminals, its times.
 // Commands that go over every session read only this, so their cost and
 // memory do not grow with the 50 + 50 outputs each file may hold.
+//
+// Decoding only these fields of a status file (json.Unmarshal into a Head)
+// costs a third of decoding it all.
 type Head struct {
-	Name      string // the file's name without .json
-	Schema    any
-	Session   string
-	PID       int
-	PIDStart  string
-	Host      string
-	Terminal  *string
-	Terminals []TerminalID
-	StartedAt time.Time
-	UpdatedAt time.Time
+	Name      string       `json:"-"` // the file's name without .json
+	Schema    any          `json:"schema"`
+	Session   string       `json:"session"`
+	PID       int          `json:"pid"`
+	PIDStart  string       `json:"pidStart"`
+	Host      string       `json:"host"`
+	Terminal  *string      `json:"terminal"`
+	Terminals []TerminalID `json:"terminals"`
+	StartedAt time.Time    `json:"startedAt"`
+	UpdatedAt time.Time    `json:"updatedAt"`
 }
 
 // Status is the head's fields as a Status, for Liveness and HasTerminal.
@@ -319,7 +322,7 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 		return nil
 	}
 	if err != nil {
-		return err
+		return Mark(ErrStateDir, err)
 	}
 	defer f.Close()
 	for {
@@ -352,7 +355,7 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 			return nil
 		}
 		if err != nil {
-			return err
+			return Mark(ErrStateDir, err)
 		}
 	}
 }
