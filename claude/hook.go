@@ -10,16 +10,65 @@ import (
 // Events jig's hooks are installed for, and the state each leaves the
 // session in ("" leaves it as it was).
 var Events = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
-	"SubagentStop", "PreCompact", "Notification", "SessionEnd"}
+	"SubagentStop", "PreCompact", "Notification", "PermissionRequest", "SessionEnd"}
 
 var stateAfter = map[string]string{
-	"SessionStart":     status.Idle,
-	"UserPromptSubmit": status.Busy,
-	"PreToolUse":       status.Busy,
-	"PostToolUse":      status.Busy,
-	"SubagentStop":     status.Busy, // the main agent goes on
-	"PreCompact":       status.Busy,
-	"Stop":             status.Idle,
+	"SessionStart":      status.Idle,
+	"UserPromptSubmit":  status.Busy,
+	"PreToolUse":        status.Busy,
+	"PostToolUse":       status.Busy,
+	"SubagentStop":      status.Busy, // the main agent goes on
+	"PreCompact":        status.Busy,
+	"PermissionRequest": status.Busy, // a call waits for approval: the turn goes on
+	"Stop":              status.Idle,
+}
+
+// questionNotices are the Notification types that say Claude asks the
+// person something (an MCP server's form or link) and waits.
+var questionNotices = map[string]bool{"elicitation_dialog": true, "elicitation_url_dialog": true, "agent_needs_input": true}
+
+// permissionNotices say a call waits for the person's approval.
+var permissionNotices = map[string]bool{"permission_prompt": true, "worker_permission_prompt": true}
+
+// attention is what the session waits for from the person after the
+// event, from what Claude says (never its screen): keep, when the event
+// says nothing of it. PermissionRequest names the call's tool; a
+// Notification of a permission prompt (after it, or alone) keeps the tool
+// the request named; AskUserQuestion and an elicitation wait for an
+// answer. The next tool event, prompt or stop ends the wait.
+func attention(in *Input, prev *status.Status) (a *status.Attention, keep bool) {
+	switch in.Event {
+	case "PermissionRequest":
+		return &status.Attention{Kind: status.AttentionPermission, Tool: toolName(in.ToolName)}, false
+	case "Notification":
+		switch {
+		case permissionNotices[in.NotificationType]:
+			a := &status.Attention{Kind: status.AttentionPermission}
+			if prev != nil && prev.Attention != nil && prev.Attention.Kind == status.AttentionPermission {
+				a.Tool = prev.Attention.Tool
+			}
+			return a, false
+		case questionNotices[in.NotificationType]:
+			return &status.Attention{Kind: status.AttentionQuestion}, false
+		}
+		return nil, true // idle_prompt, auth_success, …: nothing of a wait
+	case "PreToolUse":
+		if in.ToolName == "AskUserQuestion" {
+			return &status.Attention{Kind: status.AttentionQuestion, Tool: in.ToolName}, false
+		}
+		return nil, false
+	case "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart":
+		return nil, false
+	}
+	return nil, true
+}
+
+// toolName is a tool's name as the status takes it: a name, else none.
+func toolName(name string) string {
+	if status.IsToolName(name) {
+		return name
+	}
+	return ""
 }
 
 // Hook handles one hook event and returns what the hook prints on stdout:
@@ -44,7 +93,11 @@ func (w *Writer) Hook(in *Input) ([]byte, error) {
 		// its PostToolUse hooks ran: the hook's own input says it first.
 		outputs = []status.Output{*o}
 	}
-	s, err := w.update(in, live, outputs, nil)
+	s, err := w.update(in, live, outputs, func(s, prev *status.Status) {
+		if a, keep := attention(in, prev); !keep {
+			s.Attention = a // since: Dir.Update keeps the first while the same wait goes on
+		}
+	})
 	if err != nil || in.Event != "PreToolUse" {
 		return nil, err
 	}

@@ -40,12 +40,16 @@ type Input struct {
 	ToolUseID      string          `json:"tool_use_id"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	Effort         *Effort         `json:"effort"`
+	// Notification's kind (permission_prompt, elicitation_dialog, …);
+	// its message is never read.
+	NotificationType string `json:"notification_type"`
 
 	// statusLine's; a hook may say the model too, as a plain id
 	Model *Model `json:"model"`
 	Cost  *struct {
 		TotalCostUSD *float64 `json:"total_cost_usd"`
 	} `json:"cost"`
+	RateLimits    *RateLimits `json:"rate_limits"`
 	ContextWindow *struct {
 		Size         *int64 `json:"context_window_size"`
 		CurrentUsage *struct {
@@ -54,6 +58,38 @@ type Input struct {
 			CacheWrite int64 `json:"cache_creation_input_tokens"`
 		} `json:"current_usage"`
 	} `json:"context_window"`
+}
+
+// RateLimits are the statusLine's rate_limits: Claude Code's subscription
+// windows, each when Claude said it.
+type RateLimits struct {
+	FiveHour *RateWindow `json:"five_hour"`
+	SevenDay *RateWindow `json:"seven_day"`
+}
+
+// RateWindow is one window: the percent used and when it starts again, in
+// seconds since the epoch.
+type RateWindow struct {
+	UsedPercentage *float64 `json:"used_percentage"`
+	ResetsAt       *float64 `json:"resets_at"`
+}
+
+// Status is the windows as the status file keeps them (status.RateLimits,
+// shared with Codex's reader): a window Claude did not say, or said without
+// a percent of 0 or more, is null.
+func (r *RateLimits) Status() *status.RateLimits {
+	window := func(w *RateWindow) *status.RateLimit {
+		if w == nil || w.UsedPercentage == nil || *w.UsedPercentage < 0 {
+			return nil
+		}
+		l := &status.RateLimit{UsedPercent: *w.UsedPercentage}
+		if w.ResetsAt != nil && *w.ResetsAt > 0 {
+			t := time.Unix(0, int64(*w.ResetsAt*1e9)).UTC()
+			l.ResetsAt = &t
+		}
+		return l
+	}
+	return &status.RateLimits{FiveHour: window(r.FiveHour), Weekly: window(r.SevenDay)}
 }
 
 // Effort is the reasoning effort Claude says: {"level": "medium"}, or a
@@ -137,7 +173,7 @@ func AgentDir(getenv func(string) string) string {
 // under the session's lock, the transcript (read on from the saved cursor),
 // then what the event says live, laid over the file; requests taken; the
 // file written if it changed. edit adjusts the status before it is written.
-func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output, edit func(s *status.Status)) (*status.Status, error) {
+func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output, edit func(s, prev *status.Status)) (*status.Status, error) {
 	sw := w.writer()
 	tr := w.transcript(sw, in)
 	if in.Effort != nil && in.Effort.Level != "" {
@@ -170,7 +206,7 @@ func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output,
 				w.takeRequest(s, tr.r)
 			}
 			if edit != nil {
-				edit(s)
+				edit(s, prev)
 			}
 			return nil
 		}}

@@ -5,7 +5,8 @@ import (
 )
 
 // StatusLine records what only the statusLine's JSON carries (the model's
-// display name, the context window, Claude's own total cost) into the
+// display name, the context window, Claude's own total cost, the rate
+// limits) into the
 // session's file, takes a waiting request (Claude runs the command every
 // refreshInterval seconds, idle or not), and returns the status to render.
 func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
@@ -24,7 +25,10 @@ func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
 	if cw != nil && cw.Size != nil && *cw.Size > 0 {
 		live["context"] = map[string]any{"window": *cw.Size}
 	}
-	return w.update(in, live, nil, func(s *status.Status) {
+	return w.update(in, live, nil, func(s, _ *status.Status) {
+		if in.RateLimits != nil {
+			s.RateLimits = in.RateLimits.Status()
+		}
 		if s.Context.Tokens == nil && cw != nil && cw.CurrentUsage != nil {
 			// no transcript to read yet: Claude's own count of the context
 			u := cw.CurrentUsage

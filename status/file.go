@@ -132,6 +132,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 			return false, err
 		}
 		if bytes.Equal(same, prevData) {
+			s.raw = prevData // Raw is the file as it is, not what s was built from
 			return false, d.index(s, prev, wasFresh)
 		}
 	}
@@ -151,6 +152,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 	if err := WriteFileAtomic(d.SessionPath(s.Session), data); err != nil {
 		return false, err
 	}
+	s.raw = data
 	return true, d.index(s, prev, wasFresh)
 }
 
