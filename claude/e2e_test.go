@@ -29,7 +29,13 @@ const waitLimit = 60 * time.Second
 
 const model = "claude-opus-5-5"
 
-func TestMain(m *testing.M) { testsrc.Main(m) }
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(holdLockEnv); spec != "" {
+		holdLock(spec)
+		return
+	}
+	testsrc.Main(m)
+}
 
 func buildJig(t *testing.T) string { return testsrc.Jig(t) }
 

@@ -20,7 +20,7 @@ const RefreshInterval = 2
 const HookTimeout = 10
 
 // toolEvents take a matcher: jig's hooks match every tool.
-var toolEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true}
+var toolEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true}
 
 // Command is the command line of a jig subcommand ("hook", "statusline")
 // as the settings hold it: bin is the jig to run, quoted when it needs to be.

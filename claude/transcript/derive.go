@@ -92,13 +92,15 @@ func (r *Reader) Outcome(id string) string {
 // Settle records how a call ended as its after-tool hook says it: Claude
 // writes the result into the transcript only after those hooks ran. A call
 // read so far and still pending gets outcome; its result, once read, has
-// the last word.
-func (r *Reader) Settle(id, outcome string) {
+// the last word. It reports whether it changed a call.
+func (r *Reader) Settle(id, outcome string) bool {
 	for i := range r.st.Calls {
-		if c := &r.st.Calls[i]; c.ID == id && c.Outcome == status.Pending {
+		if c := &r.st.Calls[i]; c.ID == id && c.Outcome == status.Pending && outcome != status.Pending {
 			c.Outcome = outcome
+			return true
 		}
 	}
+	return false
 }
 
 // TurnEnded reports whether the latest entry read is a reply that ends
