@@ -76,9 +76,9 @@ const hookBound = claude.HookTimeout * time.Second / 2
 
 // TestParallelRefusals: Claude fires the PreToolUse hooks of parallel calls
 // at once. Thirty of them for a tool switched off are all refused, none
-// fails, none waits on the others or on the transcript; with the session's
-// lock held by a stopped process they are refused all the same, and a tool
-// being switched off by a request that cannot be taken yet is refused too.
+// fails, none waits out the others; with the session's lock held by a
+// stopped process they are refused all the same, and a tool being switched
+// off by a request that cannot be taken yet is refused too.
 func TestParallelRefusals(t *testing.T) {
 	jig := buildJig(t)
 	root := t.TempDir()

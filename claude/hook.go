@@ -96,16 +96,14 @@ func (w *Writer) Hook(in *Input) ([]byte, error) {
 	case "PreToolUse":
 		// Decided from the switches as they stand, without the session's
 		// lock: parallel calls' hooks run at once, and none may wait on
-		// the others, on the transcript or on a writer that hangs to
-		// refuse. A refused call writes nothing: its result says it when
-		// Claude writes it, and a waiting request is taken at the next
-		// event.
+		// the others or on a writer that hangs to refuse.
 		sw, err := w.switchesNow(in.SessionID)
+		refused := refusal(sw, in)
 		if err != nil {
-			return deny("jig: this session's switches cannot be read (" + status.Cut(err.Error()) + "): every call is refused until they can"), nil
+			refused = deny("jig: this session's switches cannot be read (" + status.Cut(err.Error()) + "): every call is refused until they can")
 		}
-		if out := refusal(sw, in); out != nil {
-			return out, nil
+		if refused != nil {
+			return w.refuse(in, refused), nil
 		}
 	}
 	live := map[string]any{}
@@ -133,6 +131,33 @@ func (w *Writer) Hook(in *Input) ([]byte, error) {
 		return nil, err
 	}
 	return refusal(s.Switches, in), nil // with the request this event took
+}
+
+// refusedWrite bounds how long a refused call's hook tries to record the
+// event (the reply before it, a waiting request) before it answers anyway.
+const refusedWrite = time.Second
+
+// refuse records a refused call's event as any other, if it can within
+// refusedWrite, and answers: with the refusal, or with what the switches
+// say once written (a request the write took may have turned the tool
+// back on). Whatever the write does, in time or not, the call stays
+// refused unless the written switches allow it.
+func (w *Writer) refuse(in *Input, refused []byte) []byte {
+	done := make(chan []byte, 1)
+	go func() {
+		s, err := w.update(in, map[string]any{"state": status.Busy}, nil, nil)
+		if err != nil {
+			done <- refused
+			return
+		}
+		done <- refusal(s.Switches, in)
+	}()
+	select {
+	case out := <-done:
+		return out
+	case <-time.After(refusedWrite):
+		return refused // the lock is held too long: the write is given up with the process
+	}
 }
 
 // switchesNow are the session's switches as they stand, read without the

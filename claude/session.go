@@ -40,6 +40,7 @@ type Input struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolUseID      string          `json:"tool_use_id"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
+	AgentID        string          `json:"agent_id"` // SubagentStop's: the subagent that ended
 	Effort         *Effort         `json:"effort"`
 	// Notification's kind (permission_prompt, elicitation_dialog, …);
 	// its message is never read.
@@ -256,8 +257,8 @@ var settles = map[string]string{"PostToolUse": status.OK, "PostToolUseFailure": 
 
 // transcript is the session's transcript as a writer.Source; nil when
 // the input names none. Claude writes its transcript a moment after it
-// runs the hooks: for a call's event, or the reply that ended the turn,
-// it waits here, before the lock and briefly, until the entry the event is
+// runs the hooks: for a call's event, or the reply that ended the turn (the
+// session's, or at SubagentStop the subagent's), it waits here, before the lock and briefly, until the entry the event is
 // about is there, so the file says what led to it.
 func (w *Writer) transcript(sw *writer.Writer, in *Input) *claudeTranscript {
 	if in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
@@ -269,14 +270,18 @@ func (w *Writer) transcript(sw *writer.Writer, in *Input) *claudeTranscript {
 		// ran: the event settles it, in print mode too (no statusLine).
 		t.settleID, t.settle = in.ToolUseID, outcome
 	}
-	if in.ToolUseID == "" && in.Event != "Stop" {
+	subagent := in.Event == "SubagentStop" && in.AgentID != ""
+	if in.ToolUseID == "" && in.Event != "Stop" && !subagent {
 		return t // nothing to wait for: read under the lock
 	}
 	t.aheadFrom = sw.Cursor(in.SessionID)
 	r, restored := t.restore(t.aheadFrom)
 	caughtUp := func() bool {
-		if in.ToolUseID != "" {
+		switch {
+		case in.ToolUseID != "":
 			return r.Outcome(in.ToolUseID) != ""
+		case subagent:
+			return r.SubagentEnded(in.AgentID)
 		}
 		return r.TurnEnded()
 	}

@@ -107,6 +107,17 @@ func (r *Reader) Settle(id, outcome string) bool {
 // the turn (not a tool call, not a prompt or a tool's result).
 func (r *Reader) TurnEnded() bool { return r.st.TurnEnded }
 
+// SubagentEnded reports whether the subagent's transcript read so far
+// (agent-<id>.jsonl) ends with a reply that ends its turn.
+func (r *Reader) SubagentEnded(id string) bool {
+	for _, f := range r.subs {
+		if f.Name == "agent-"+id+".jsonl" {
+			return f.Ended
+		}
+	}
+	return false
+}
+
 // SessionID is the session id the entries carry.
 func (r *Reader) SessionID() string { return r.st.SessionID }
 

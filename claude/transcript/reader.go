@@ -122,7 +122,7 @@ type state struct {
 	Deferred []string `json:"deferred"` // tools the model can load by ToolSearch
 	Skills   []string `json:"skills"`
 
-	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first
+	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first (by time)
 	Pending map[string]pending `json:"pending"`
 	Outputs map[string]Output  `json:"outputs"`
 }
@@ -136,6 +136,7 @@ type file struct {
 	Offset   int64  `json:"offset"`
 	TailHash uint64 `json:"tailHash"` // of the TailLen bytes before Offset: a hash, never the bytes (no values)
 	TailLen  int    `json:"tailLen"`
+	Ended    bool   `json:"ended,omitempty"` // a subagent's: its latest entry is a reply that ends its turn
 }
 
 // Reader reads one session's transcript, and its subagents',
@@ -144,6 +145,7 @@ type Reader struct {
 	path string
 	main file
 	subs []file
+	cur  *file // the file being read
 	st   state
 	buf  []byte
 }
@@ -278,6 +280,7 @@ func (r *Reader) updateFile(fc *file, path string, sub bool) error {
 	if size == fc.Offset {
 		return nil // nothing new: the hook's usual case
 	}
+	r.cur = fc
 	fc.Offset, r.buf, err = pi.Lines(f, fc.Offset, size, r.buf, lineLimit,
 		func(b []byte, _ int64) error {
 			r.line(b, sub)
@@ -427,7 +430,7 @@ func (r *Reader) line(b []byte, sub bool) {
 	case e.Type == "assistant":
 		r.assistant(&e, sub)
 	case e.Type == "user":
-		r.user(&e)
+		r.user(&e, sub)
 	case e.IsSidechain:
 		// a subagent's shapes, listings and compactions are its own
 	case e.Type == "cost-state":
@@ -527,8 +530,12 @@ func (r *Reader) assistant(e *entry, sub bool) {
 		return
 	}
 	at := msOf(e.Timestamp)
-	if !e.IsSidechain {
-		r.st.TurnEnded = m.StopReason != "" && m.StopReason != "tool_use"
+	ends := m.StopReason != "" && m.StopReason != "tool_use"
+	switch {
+	case sub:
+		r.cur.Ended = ends
+	case !e.IsSidechain:
+		r.st.TurnEnded = ends
 	}
 	if m.Model != "" && m.Model != syntheticID && !e.IsSidechain {
 		r.st.Model = m.Model
@@ -582,10 +589,20 @@ func (r *Reader) assistant(e *entry, sub bool) {
 		if e.IsSidechain {
 			action = subagentAction(action)
 		}
-		r.st.Calls = append(r.st.Calls, Call{ID: bl.ID, Tool: shownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
-		if len(r.st.Calls) > status.MaxRecent {
-			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
-		}
+		r.addCall(Call{ID: bl.ID, Tool: shownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
+	}
+}
+
+// addCall puts a call among the newest MaxRecent in time order: the
+// session's transcript and its subagents' are read one after the other.
+func (r *Reader) addCall(c Call) {
+	i := len(r.st.Calls)
+	for i > 0 && r.st.Calls[i-1].At > c.At {
+		i--
+	}
+	r.st.Calls = slices.Insert(r.st.Calls, i, c)
+	if len(r.st.Calls) > status.MaxRecent {
+		r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
 	}
 }
 
@@ -636,11 +653,14 @@ func (r *Reader) called(id string) bool {
 	return false
 }
 
-func (r *Reader) user(e *entry) {
+func (r *Reader) user(e *entry, sub bool) {
 	if e.Message == nil {
 		return
 	}
-	if !e.IsSidechain {
+	switch {
+	case sub:
+		r.cur.Ended = false
+	case !e.IsSidechain:
 		r.st.TurnEnded = false
 	}
 	var blocks []block

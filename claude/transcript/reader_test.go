@@ -340,6 +340,14 @@ func TestSubagents(t *testing.T) {
 	if u := back.Derive(nil).Usage; u != want {
 		t.Errorf("restored: usage %+v, want %+v (the subagent's reply counted once)", u, want)
 	}
+	// SubagentStop waits for the subagent's last reply
+	if back.SubagentEnded("a4a2") {
+		t.Error("the subagent ended before its last reply")
+	}
+	write(t, agent, strings.Replace(subReply("msg_s9", "2026-11-30T12:21:04.000Z", u3, `{"text":"done","type":"text"}`), `"tool_use","usage"`, `"end_turn","usage"`, 1))
+	if back.Update(); !back.SubagentEnded("a4a2") || back.SubagentEnded("other") || back.TurnEnded() {
+		t.Errorf("after its last reply: ended %v, the session's turn %v", back.SubagentEnded("a4a2"), back.TurnEnded())
+	}
 }
 
 // Usage follows one rule: every request the session paid for. Claude's
