@@ -42,7 +42,8 @@ var permissionNotices = map[string]bool{"permission_prompt": true, "worker_permi
 // says nothing of it. PermissionRequest names the call's tool; a
 // Notification of a permission prompt (after it, or alone) keeps the tool
 // the request named; AskUserQuestion and an elicitation wait for an
-// answer. The next tool event, prompt or stop ends the wait.
+// answer. The next tool event (but the waiting call's own PreToolUse),
+// prompt or stop ends the wait.
 func attention(in *Input, prev *status.Status) (a *status.Attention, keep bool) {
 	switch in.Event {
 	case "PermissionRequest":
@@ -51,8 +52,8 @@ func attention(in *Input, prev *status.Status) (a *status.Attention, keep bool) 
 		switch {
 		case permissionNotices[in.NotificationType]:
 			a := &status.Attention{Kind: status.AttentionPermission}
-			if prev != nil && prev.Attention != nil && prev.Attention.Kind == status.AttentionPermission {
-				a.Tool = prev.Attention.Tool
+			if p := prevAttention(prev); p != nil && p.Kind == status.AttentionPermission {
+				a.Tool = p.Tool
 			}
 			return a, false
 		case questionNotices[in.NotificationType]:
@@ -63,11 +64,24 @@ func attention(in *Input, prev *status.Status) (a *status.Attention, keep bool) 
 		if in.ToolName == "AskUserQuestion" {
 			return &status.Attention{Kind: status.AttentionQuestion, Tool: in.ToolName}, false
 		}
+		// Claude runs a call's PreToolUse hooks and its permission request
+		// at once: the call's own PreToolUse, written after the request,
+		// must not end the wait it is part of.
+		if a := prevAttention(prev); a != nil && a.Kind == status.AttentionPermission && a.Tool != "" && a.Tool == in.ToolName {
+			return nil, true
+		}
 		return nil, false
 	case "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart":
 		return nil, false
 	}
 	return nil, true
+}
+
+func prevAttention(prev *status.Status) *status.Attention {
+	if prev == nil {
+		return nil
+	}
+	return prev.Attention
 }
 
 // toolName is a tool's name as the status takes it: a name, else none.
