@@ -1,7 +1,7 @@
 // Package engine builds a session's status from three sources, in order of
 // precedence: what the live agent says, what its transcript says, and the
-// previous status file. Both writers call it: the one-shot `jig session
-// write` and the long-lived Pi bridge. It does no I/O.
+// previous status file. The writer (package writer) calls it for every
+// agent's adapter. It does no I/O.
 //
 // A bridge keeps one transcript.Reader per session in memory and, on each
 // event:

@@ -1,6 +1,6 @@
-// Package herdr holds jig's Herdr integrations: the Herdr.app mods (app/,
-// JavaScript) and the Herdr 1 plugin (plugin/). This test runs the mods'
-// tests with Node's built-in runner so `go test ./...` covers them.
+// The Herdr.app mods (app/, JavaScript) are tested here with Node's
+// built-in runner, so `go test ./...` covers them.
+
 package herdr
 
 import (

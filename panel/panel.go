@@ -1,6 +1,7 @@
-// Package panel is the Work view: one session's state as lines of text.
-// It is pure (a status and a clock in, lines out) so `jig panel`, demos and
-// tests share it. herdr/app/src/work-view.js draws the same lines for
+// Package panel is the Work view: one session's state as lines of text,
+// and the full-screen loop that shows a view in a terminal (Run: raw keys,
+// resizes, redraws in place). The lines are pure (a status and a clock in,
+// lines out) so `jig panel`, demos and tests share them. herdr/app/src/work-view.js draws the same lines for
 // Herdr.app; both are checked against herdr/app/testdata/work_full.txt and
 // work_hostile.txt, so every number here is formatted with integer
 // arithmetic that JavaScript repeats exactly, and cleaned by one rule.
@@ -16,6 +17,11 @@ import (
 	"jig/render"
 	"jig/status"
 )
+
+// recentHeading labels the column of jig-core's decision on each call
+// (allow, deny, ask, or -), over it: the lines below put a mark, an age of 4
+// cells and a tool of 16 before it.
+const recentHeading = "recent calls              decision"
 
 // Caps keep the view about one screen high.
 const (
@@ -91,9 +97,11 @@ func Lines(s *status.Status, now time.Time) []string {
 	l = append(l, outputLines(s, now)...)
 
 	l = append(l, "")
-	add("recent calls")
 	if len(s.Recent) == 0 {
+		add("recent calls")
 		add("  none yet")
+	} else {
+		add("%s", recentHeading)
 	}
 	for i, c := range s.Recent {
 		if i == MaxRecent {

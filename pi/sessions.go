@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"jig/status"
 	"jig/transcript"
@@ -22,13 +23,14 @@ import (
 // else means a scan, which rewrites the cache.
 type Sessions struct {
 	Dir   string      // Pi's sessions folder
+	Flat  bool        // Dir was named ($PI_CODING_AGENT_SESSION_DIR): no folder per cwd in it
 	State *status.Dir // where the cache goes; nil: no cache
 }
 
 // NewSessions finds Pi's sessions folder and jig's state dir from the
 // environment. A state dir jig must not trust gets no cache.
 func NewSessions(getenv func(string) string) *Sessions {
-	s := &Sessions{Dir: SessionsDir(getenv)}
+	s := &Sessions{Dir: SessionsDir(getenv), Flat: getenv("PI_CODING_AGENT_SESSION_DIR") != ""}
 	if dir, err := status.Locate(getenv); err == nil && dir.Check(cacheDir) == nil {
 		s.State = dir
 	}
@@ -122,30 +124,7 @@ func (s *Sessions) Find(arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return MatchID(arg, s.Dir, infos, func(in *transcript.Info) (string, string) { return in.ID, in.File })
-}
-
-// MatchID is the file of the session whose id is arg, else of the one
-// session whose id starts with it: how `jig pi show ID` and `jig claude
-// show ID` find a transcript among those listed in folder.
-func MatchID[T any](arg, folder string, list []T, idFile func(T) (id, file string)) (string, error) {
-	var found []string
-	for _, in := range list {
-		id, file := idFile(in)
-		if id == arg {
-			return file, nil
-		}
-		if strings.HasPrefix(id, arg) {
-			found = append(found, file)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		return "", fmt.Errorf("%s: no such file or session in %s", arg, folder)
-	}
-	return "", fmt.Errorf("%s: %d sessions start with it; give more of the id", arg, len(found))
+	return transcript.MatchID(arg, s.Dir, infos, func(in *transcript.Info) (string, string) { return in.ID, in.File })
 }
 
 // Remember adds one session (a fork just written) to the cache.
@@ -264,4 +243,60 @@ func Rows(infos []*transcript.Info) []Row {
 		}
 	}
 	return rows
+}
+
+// Derive reads what a Pi session's transcript says, on the branch ending
+// at the entry leaf ("" for the file as Pi continues it), home shortening
+// paths. A file that is no session is status.ErrBadInput (the reader names
+// the file), a leaf that is no entry of it status.ErrNotFound.
+func Derive(file, leaf, home string) (*transcript.Derived, *transcript.Reader, error) {
+	if leaf != "" {
+		d, r, err := transcript.DeriveBranch(file, leaf, home, transcript.NewRepoFinder().Repo)
+		return d, r, branchError(file, err)
+	}
+	r := transcript.NewReader(file)
+	r.Home = home
+	if err := r.UpdateSession(); err != nil {
+		return nil, nil, status.Mark(status.ErrBadInput, err)
+	}
+	return r.Derive(transcript.NewRepoFinder().Repo), r, nil
+}
+
+// branchError marks an error of reading file's branches: no such entry,
+// or a file that is no session.
+func branchError(file string, err error) error {
+	var noEntry *transcript.ErrNoEntry
+	switch {
+	case errors.As(err, &noEntry):
+		return status.Mark(status.ErrNotFound, fmt.Errorf("%s: %w", file, err))
+	case errors.Is(err, transcript.ErrNotSession):
+		return status.Mark(status.ErrBadInput, err)
+	}
+	return err
+}
+
+// Fork writes a new session holding file's branch up to the entry at (no
+// entries with empty) into Pi's sessions folder for cwd (the source's when
+// ""), as Pi's own fork does, and remembers it (see transcript.Fork).
+func (s *Sessions) Fork(file, at string, empty bool, cwd string, now time.Time) (*transcript.Forked, error) {
+	h, err := transcript.ReadHeader(file)
+	if err != nil {
+		return nil, status.Mark(status.ErrBadInput, err) // the reader names the file
+	}
+	if cwd == "" {
+		cwd = h.CWD
+	}
+	dir := s.Dir
+	if !s.Flat {
+		dir = filepath.Join(dir, transcript.SessionDirName(cwd))
+	}
+	f, err := transcript.Fork(file, at, empty, dir, cwd, now)
+	if errors.Is(err, fs.ErrPermission) {
+		return nil, fmt.Errorf("%s: not writable: %v", dir, errors.Unwrap(err))
+	}
+	if err != nil {
+		return nil, branchError(file, err)
+	}
+	s.Remember(f.ID, f.Path)
+	return f, nil
 }

@@ -18,9 +18,16 @@ import (
 
 // --format and --jq read the same thing --json prints: the status file's
 // JSON (an array of them for a list), by its keys (.model.id,
-// .context.percent). Both see it with every string and key cleaned: their
-// own text may style the output, the agent's may not. As in jq, a key that
-// is null and a key that is not there are the same: <no value>, not an error.
+// .context.percent). Both see it with every string and key cleaned, and
+// what they print is theirs, printed as made: their own text (a tab @tsv
+// puts between fields, a colour) may shape the output, the agent's cannot.
+// As in jq, a key that is null and a key that is not there are the same:
+// <no value>, not an error.
+//
+// Neither may take the machine with it: a status line runs them every 2 s,
+// and `repeat(.)`, `def f: f; f` or `{{range 1000000000}}` never end. Each
+// run is bound (Bounds) in time, in what it prints and in the memory it
+// takes, and stops with a *BoundError past any of them.
 
 // Number is a JSON number as a template sees it: it prints as the file
 // writes it (42, 0.31, 104000, never 1.04e+05) and compares with float
@@ -124,6 +131,8 @@ func Funcs(now time.Time) template.FuncMap {
 		"tmux":  TmuxEscape,
 		"clean": Clean,
 		"width": Width,
+		// Every loop calls it first; Execute binds it to the run's time.
+		tickHelper: func() (string, error) { return "", nil },
 	}
 }
 
@@ -254,11 +263,26 @@ func kind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// Format is a parsed --format template and the bounds it runs within.
+type Format struct {
+	t      *template.Template
+	bounds Bounds
+}
+
+// Within is f bound by b instead of DefaultBounds.
+func (f *Format) Within(b Bounds) *Format { return &Format{f.t, b} }
+
+// tickHelper is the helper every loop and template body calls first: it
+// stops a run past its time. A loop whose body prints nothing or calls no
+// helper (`{{range 1000000000}}{{end}}`) could not be stopped otherwise, and
+// a goroutine cannot be killed.
+const tickHelper = "_jigTick"
+
 // Parse reads a --format template. The helpers' clock is bound at Execute.
 // A Go field name (.Model, what templates read before they read the JSON)
 // is refused: every key of the status is camelCase, so it is a mistake that
 // would print <no value> on a status bar.
-func Parse(text string) (*template.Template, error) {
+func Parse(text string) (*Format, error) {
 	t, err := template.New("format").Funcs(Funcs(time.Time{})).Parse(text)
 	if err != nil {
 		return nil, err
@@ -266,7 +290,36 @@ func Parse(text string) (*template.Template, error) {
 	if name := goField(t.Tree.Root); name != "" {
 		return nil, fmt.Errorf("%s is a Go field name: the keys are the JSON's, as in {{.model.id}}", name)
 	}
-	return t, nil
+	tick := template.Must(template.New("tick").Funcs(Funcs(time.Time{})).Parse("{{" + tickHelper + "}}")).Tree.Root.Nodes[0]
+	for _, named := range t.Templates() { // each {{define}}, so recursion ticks too
+		if named.Tree != nil {
+			named.Tree.Root.Nodes = append([]parse.Node{tick}, named.Tree.Root.Nodes...)
+			tickLoops(named.Tree.Root, tick)
+		}
+	}
+	return &Format{t, DefaultBounds}, nil
+}
+
+// tickLoops makes every range body under n call tick first.
+func tickLoops(n parse.Node, tick parse.Node) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n != nil {
+			for _, c := range n.Nodes {
+				tickLoops(c, tick)
+			}
+		}
+	case *parse.RangeNode:
+		n.List.Nodes = append([]parse.Node{tick}, n.List.Nodes...)
+		tickLoops(n.List, tick)
+		tickLoops(n.ElseList, tick)
+	case *parse.IfNode:
+		tickLoops(n.List, tick)
+		tickLoops(n.ElseList, tick)
+	case *parse.WithNode:
+		tickLoops(n.List, tick)
+		tickLoops(n.ElseList, tick)
+	}
 }
 
 // goField is the first field name in the template that starts with a
@@ -334,52 +387,73 @@ func firstOf(names ...string) string {
 	return ""
 }
 
-// Execute renders t over the JSON document data into w, all or nothing: on
+// Execute renders f over the JSON document data into w, all or nothing: on
 // an error w gets no byte, so a status line never shows half a line or an
 // error.
-func Execute(w io.Writer, t *template.Template, data []byte, now time.Time) error {
+func Execute(w io.Writer, f *Format, data []byte, now time.Time) error {
 	doc, err := document(data, templateNumber)
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	if err := template.Must(t.Clone()).Funcs(Funcs(now)).Execute(&b, dropNulls(doc)); err != nil {
+	run, stop := f.bounds.start(len(data))
+	defer stop()
+	funcs := Funcs(now)
+	funcs[tickHelper] = func() (string, error) { return "", run.err() }
+	if err := template.Must(f.t.Clone()).Funcs(funcs).Execute(&run.out, dropNulls(doc)); err != nil {
+		if bound := run.err(); bound != nil {
+			return bound // the template's own words would be "write error", or the tick's
+		}
 		return err
 	}
-	_, err = io.WriteString(w, b.String())
+	_, err = w.Write(run.out.Bytes())
 	return err
 }
 
 // Template renders text as a --format template over the JSON document data.
 func Template(w io.Writer, text string, data []byte, now time.Time) error {
-	t, err := Parse(text)
+	f, err := Parse(text)
 	if err != nil {
 		return err
 	}
-	return Execute(w, t, data, now)
+	return Execute(w, f, data, now)
 }
+
+// Query is a compiled --jq expression and the bounds it runs within.
+type Query struct {
+	code   *gojq.Code
+	bounds Bounds
+}
+
+// Within is q bound by b instead of DefaultBounds.
+func (q *Query) Within(b Bounds) *Query { return &Query{q.code, b} }
 
 // ParseJQ compiles a --jq expression. It reads no environment ($ENV and env
 // are empty) and no further input.
-func ParseJQ(expr string) (*gojq.Code, error) {
+func ParseJQ(expr string) (*Query, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
 		return nil, err
 	}
-	return gojq.Compile(q)
+	code, err := gojq.Compile(q)
+	if err != nil {
+		return nil, err
+	}
+	return &Query{code, DefaultBounds}, nil
 }
 
-// JQ runs code over the JSON document data and writes each result on its
-// own line, as gh's --jq does: a string as its text (jq -r), anything else
-// as compact JSON. Every line is cleaned, whatever the expression built,
-// and w gets nothing unless the whole run succeeds.
-func JQ(w io.Writer, code *gojq.Code, data []byte) error {
+// JQ runs q over the JSON document data and writes each result on its own
+// line, as gh's --jq does: a string as its text (jq -r), anything else as
+// compact JSON. The data's strings were cleaned before the run; what the
+// expression makes of them is printed as made. w gets nothing unless the
+// whole run succeeds within its bounds.
+func JQ(w io.Writer, q *Query, data []byte) error {
 	doc, err := document(data, func(n json.Number) (any, error) { return n, nil })
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	iter := code.Run(doc)
+	run, stop := q.bounds.start(len(data))
+	defer stop()
+	iter := q.code.RunWithContext(run.ctx, doc)
 	for {
 		v, ok := iter.Next()
 		if !ok {
@@ -388,6 +462,9 @@ func JQ(w io.Writer, code *gojq.Code, data []byte) error {
 		if err, ok := v.(error); ok {
 			if h, ok := err.(*gojq.HaltError); ok && h.Value() == nil {
 				break // halt: stop here, without an error
+			}
+			if bound := run.err(); bound != nil {
+				return bound
 			}
 			return err
 		}
@@ -399,9 +476,10 @@ func JQ(w io.Writer, code *gojq.Code, data []byte) error {
 			}
 			line = string(out)
 		}
-		b.WriteString(Clean(line))
-		b.WriteByte('\n')
+		if _, err := run.out.WriteString(line + "\n"); err != nil {
+			return run.err()
+		}
 	}
-	_, err = io.WriteString(w, b.String())
+	_, err = w.Write(run.out.Bytes())
 	return err
 }

@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/template"
 	"time"
-
-	"github.com/itchyny/gojq"
 
 	"jig/status"
 )
@@ -33,6 +30,9 @@ type Output struct {
 	MaxWidth *int
 	Shell    *string
 	NoColor  bool // $NO_COLOR: presets without colours
+	// RateLimits: the preset adds the rate limits the agent reports
+	// (--rate-limits).
+	RateLimits bool
 	// Summary: asked for none of --json, --jq, --format and --preset, print
 	// the one-line summary, not the JSON (stdout is a terminal, or the
 	// command always does).
@@ -41,14 +41,16 @@ type Output struct {
 	// or --format make of it ended with a newline (a stream of changes).
 	Lines bool
 	Now   time.Time // the clock of the summary and the templates
+	// Bounds bound a --jq or --format run (BoundsFrom); zero: DefaultBounds.
+	Bounds Bounds
 }
 
 // Printer prints status documents as an Output asks, each whole or not at
 // all: nothing reaches w unless it rendered.
 type Printer struct {
 	o      Output
-	jq     *gojq.Code
-	tmpl   *template.Template
+	jq     *Query
+	tmpl   *Format
 	preset string
 	width  int // --max-width of a --format result (a preset fits itself)
 	shell  string
@@ -65,16 +67,23 @@ func NewPrinter(o Output) (*Printer, error) {
 	if o.MaxWidth != nil && o.Preset == nil {
 		p.width = *o.MaxWidth
 	}
-	var err error
+	bounds := o.Bounds
+	if bounds == (Bounds{}) {
+		bounds = DefaultBounds
+	}
 	switch {
 	case o.JQ != nil:
-		if p.jq, err = ParseJQ(*o.JQ); err != nil {
+		q, err := ParseJQ(*o.JQ)
+		if err != nil {
 			return nil, status.Mark(ErrUsage, fmt.Errorf("--jq: %v", err))
 		}
+		p.jq = q.Within(bounds)
 	case o.Format != nil:
-		if p.tmpl, err = Parse(*o.Format); err != nil {
+		f, err := Parse(*o.Format)
+		if err != nil {
 			return nil, status.Mark(ErrUsage, fmt.Errorf("--format: %v", err))
 		}
+		p.tmpl = f.Within(bounds)
 	}
 	return p, nil
 }
@@ -91,6 +100,8 @@ func (o Output) conflict() string {
 		return "--preset excludes --json, --jq and --format"
 	case o.MaxWidth != nil && o.Preset == nil && o.Format == nil:
 		return "--max-width needs --preset or --format"
+	case o.RateLimits && o.Preset == nil:
+		return "--rate-limits needs --preset"
 	case o.Shell != nil && !IsShell(shell):
 		return fmt.Sprintf("--shell %q: want one of %s", shell, strings.Join(Shells, ", "))
 	case o.Shell != nil && preset != PresetANSI && preset != PresetPlain && o.Format == nil:
@@ -131,7 +142,7 @@ func (p *Printer) Status(w io.Writer, s *status.Status) error {
 		return p.Doc(w, data)
 	case p.preset != "":
 		var b strings.Builder
-		opt := PresetOptions{MaxWidth: deref(p.o.MaxWidth), NoColor: p.o.NoColor}
+		opt := PresetOptions{MaxWidth: deref(p.o.MaxWidth), NoColor: p.o.NoColor, RateLimits: p.o.RateLimits}
 		if err := Preset(&b, p.preset, s, opt); err != nil {
 			return fmt.Errorf("--preset: %v", err)
 		}
@@ -147,11 +158,11 @@ func (p *Printer) Doc(w io.Writer, data []byte) error {
 	switch {
 	case p.jq != nil:
 		if err := JQ(&b, p.jq, data); err != nil {
-			return fmt.Errorf("--jq: %v", err)
+			return fmt.Errorf("--jq: %w", err)
 		}
 	case p.tmpl != nil:
 		if err := Execute(&b, p.tmpl, data, p.o.Now); err != nil {
-			return fmt.Errorf("--format: %v", err)
+			return fmt.Errorf("--format: %w", err)
 		}
 	case p.o.Lines:
 		if err := json.Compact(&b, data); err != nil {
@@ -184,11 +195,10 @@ func (p *Printer) line(w io.Writer, text string) error {
 	if p.width > 0 {
 		text = TruncateStyled(text, p.width)
 	}
-	text = ForShell(text, p.shell)
 	if nl || p.o.Lines && text != "" {
 		text += "\n"
 	}
-	_, err := io.WriteString(w, text)
+	_, err := io.WriteString(w, ForShell(text, p.shell)) // a prompt piece, with no newline
 	return err
 }
 

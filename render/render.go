@@ -85,10 +85,11 @@ func Summary(w io.Writer, s *status.Status, now time.Time) {
 		Clean(s.Session), Duration(now.Sub(s.UpdatedAt)))
 }
 
-// Table is the sessions as aligned columns for a terminal, one line each.
-// live says which to mark as gone (nil: all are live).
-func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, now time.Time) {
+// Table is the sessions as aligned columns for a terminal, one line each,
+// fitted in width cells (0: no limit). live says which to mark as gone (nil: all are live).
+func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, now time.Time, width int) {
 	tw := NewColumns(w)
+	tw.Fit(width, tableNarrowing...)
 	fmt.Fprintln(tw, "SESSION\tSTATE\tTERMINAL\tMODEL\tCTX\tCOST\tUPDATED\tCWD")
 	for _, s := range list {
 		state := s.State
@@ -108,6 +109,13 @@ func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, n
 			Money(s.Usage.Cost), Duration(now.Sub(s.UpdatedAt)), Clean(s.CWD))
 	}
 	tw.Flush()
+}
+
+// tableNarrowing is what a narrow terminal takes from Table first: the
+// session id shrinks to its first 8 characters, then the cwd to its end.
+var tableNarrowing = []Narrowing{
+	{Column: 0, Cut: func(id string, _ int) string { return ShortID(id) }},
+	{Column: 7, Cut: TruncateLeft},
 }
 
 // Clean makes a value from a status file or a transcript safe to print on

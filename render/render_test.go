@@ -38,7 +38,7 @@ func TestSummaryAndTableClean(t *testing.T) {
 	s.CWD = "/tmp/\x1b[2J"
 	var b strings.Builder
 	Summary(&b, s, t0)
-	Table(&b, []*status.Status{s}, func(*status.Status) bool { return false }, t0)
+	Table(&b, []*status.Status{s}, func(*status.Status) bool { return false }, t0, 0)
 	if strings.ContainsAny(b.String(), "\x1b\x07") {
 		t.Errorf("control characters reached the terminal: %q", b.String())
 	}

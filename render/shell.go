@@ -32,8 +32,16 @@ func IsShell(name string) bool {
 //   - zsh: %{ and %} around each sequence, and every other % doubled: zsh
 //     expands % escapes in what a command printed (setopt PROMPT_SUBST).
 //   - fish: as it is; fish measures escape sequences itself.
+//
+// A prompt piece ends where the prompt goes on, so a trailing newline is
+// dropped: fish prints what fish_prompt prints as it is (a newline would put
+// the prompt on two lines), and bash's and zsh's $(…) drop it anyway.
 func ForShell(text, shell string) string {
-	if shell == ShellFish || shell == "" {
+	if shell == "" {
+		return text
+	}
+	text = strings.TrimSuffix(text, "\n")
+	if shell == ShellFish {
 		return text
 	}
 	var b strings.Builder

@@ -18,9 +18,11 @@ func TestForShell(t *testing.T) {
 		t.Fatalf("ansi preset: got %q, want %q", ansi, want)
 	}
 	for _, c := range []struct{ shell, want string }{
-		{ShellBash, "\x01\x1b[36m\x02●\x01\x1b[39m\x02 claude-sonnet-4-5 \x01\x1b[32m\x0242%\x01\x1b[39m\x02 $0.31\x01\x1b[0m\x02\n"},
-		{ShellZsh, "%{\x1b[36m%}●%{\x1b[39m%} claude-sonnet-4-5 %{\x1b[32m%}42%%%{\x1b[39m%} $0.31%{\x1b[0m%}\n"},
-		{ShellFish, ansi},
+		// A prompt piece: no newline, or fish's prompt takes two lines.
+		{ShellBash, "\x01\x1b[36m\x02●\x01\x1b[39m\x02 claude-sonnet-4-5 \x01\x1b[32m\x0242%\x01\x1b[39m\x02 $0.31\x01\x1b[0m\x02"},
+		{ShellZsh, "%{\x1b[36m%}●%{\x1b[39m%} claude-sonnet-4-5 %{\x1b[32m%}42%%%{\x1b[39m%} $0.31%{\x1b[0m%}"},
+		{ShellFish, "\x1b[36m●\x1b[39m claude-sonnet-4-5 \x1b[32m42%\x1b[39m $0.31\x1b[0m"},
+		{"", ansi},
 	} {
 		if got := ForShell(ansi, c.shell); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.shell, got, c.want)

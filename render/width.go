@@ -28,19 +28,56 @@ func Truncate(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
+	return head(s, n-1) + "…"
+}
+
+// TruncateLeft cuts s to at most n cells from its start, beginning with "…"
+// when it cut: the end of a path, where its project is, stays.
+func TruncateLeft(s string, n int) string {
+	if Width(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	var clusters []string
+	var widths []int
+	state := -1
+	for rest := s; rest != ""; {
+		var cluster string
+		var cw int
+		cluster, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		clusters, widths = append(clusters, cluster), append(widths, cw)
+	}
+	i, w := len(clusters), 0
+	for i > 0 && w+widths[i-1] <= n-1 {
+		i--
+		w += widths[i]
+	}
+	return "…" + strings.Join(clusters[i:], "")
+}
+
+// ShortID is a session id cut to its first 8 characters, as git shortens a
+// commit hash: enough to tell a machine's sessions apart at a glance.
+func ShortID(id string) string {
+	return head(id, 8)
+}
+
+// head is the first clusters of s that fit in n cells.
+func head(s string, n int) string {
 	var b strings.Builder
 	w, state := 0, -1
 	for rest := s; rest != ""; {
 		var cluster string
 		var cw int
 		cluster, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
-		if w+cw > n-1 {
+		if w+cw > n {
 			break
 		}
 		b.WriteString(cluster)
 		w += cw
 	}
-	return b.String() + "…"
+	return b.String()
 }
 
 // Pad is s followed by spaces up to n cells; s as it is when it is wider.
@@ -131,8 +168,27 @@ func nextToken(s string) (string, int, int) {
 // line with a newline, columns two spaces apart), but it pads by terminal
 // cells, so CJK and emoji line up. It writes on Flush.
 type Columns struct {
-	w   io.Writer
-	buf bytes.Buffer
+	w      io.Writer
+	buf    bytes.Buffer
+	width  int // Fit's
+	narrow []Narrowing
+}
+
+// A Narrowing is how one column gives up cells when the table is wider than
+// its terminal: Cut gets each of the column's cells (the header too) and
+// the cells the column should fit in, and returns the cell cut as far as
+// the column allows, which may be wider.
+type Narrowing struct {
+	Column int // from 0; the last is the text after a line's last tab
+	Cut    func(cell string, n int) string
+}
+
+// Fit makes Flush fit the lines in width cells (0: no limit): while they are
+// wider, it narrows the columns in the order given, then cuts what is still
+// too wide at the width. A line wider than its terminal would wrap and break
+// the columns.
+func (c *Columns) Fit(width int, narrow ...Narrowing) {
+	c.width, c.narrow = width, narrow
 }
 
 // NewColumns writes aligned columns to w.
@@ -149,26 +205,64 @@ func (c *Columns) Flush() error {
 		return nil
 	}
 	lines := strings.Split(text, "\n")
-	var widths []int
 	rows := make([][]string, len(lines))
 	for i, l := range lines {
 		rows[i] = strings.Split(l, "\t")
-		for j, cell := range rows[i][:len(rows[i])-1] {
+	}
+	widths, wide := columnWidths(rows)
+	for _, nw := range c.narrow {
+		if c.width <= 0 || wide <= c.width {
+			break
+		}
+		n := -1 // the column's widest cell
+		for _, row := range rows {
+			if nw.Column < len(row) {
+				n = max(n, Width(row[nw.Column]))
+			}
+		}
+		for _, row := range rows {
+			if nw.Column < len(row) {
+				row[nw.Column] = nw.Cut(row[nw.Column], n-(wide-c.width))
+			}
+		}
+		widths, wide = columnWidths(rows)
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		var line strings.Builder
+		last := len(row) - 1
+		for j, cell := range row[:last] {
+			line.WriteString(Pad(cell, widths[j]+2))
+		}
+		line.WriteString(row[last])
+		if c.width > 0 { // a cell narrowed to nothing leaves its padding
+			b.WriteString(Truncate(strings.TrimRight(line.String(), " "), c.width))
+		} else {
+			b.WriteString(line.String())
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(c.w, b.String())
+	return err
+}
+
+// columnWidths are the widest cell of each tab-ended column and the widest
+// line they make.
+func columnWidths(rows [][]string) (widths []int, widest int) {
+	for _, row := range rows {
+		for j, cell := range row[:len(row)-1] {
 			if j == len(widths) {
 				widths = append(widths, 0)
 			}
 			widths[j] = max(widths[j], Width(cell))
 		}
 	}
-	var b strings.Builder
 	for _, row := range rows {
-		last := len(row) - 1
-		for j, cell := range row[:last] {
-			b.WriteString(Pad(cell, widths[j]+2))
+		w := Width(row[len(row)-1])
+		for j := range row[:len(row)-1] {
+			w += widths[j] + 2
 		}
-		b.WriteString(row[last])
-		b.WriteByte('\n')
+		widest = max(widest, w)
 	}
-	_, err := io.WriteString(c.w, b.String())
-	return err
+	return widths, widest
 }

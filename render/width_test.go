@@ -130,6 +130,98 @@ func TestColumns(t *testing.T) {
 	}
 }
 
+// TruncateLeft keeps the end, cut between grapheme clusters; ShortID the
+// first 8 characters, with no mark, as git shortens a hash.
+func TestTruncateLeftAndShortID(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"/home/ana/src/shop", 18, "/home/ana/src/shop"},
+		{"/home/ana/src/shop", 9, "…src/shop"},
+		{"/src/模型报告", 6, "…报告"},
+		{"/src/模型报告", 5, "…报告"},
+		{"/src/" + family + thumbs, 3, "…" + thumbs},
+		{"/src/cafe\u0301", 3, "…fe\u0301"},
+		{"/src", 1, "…"},
+		{"/src", 0, ""},
+	} {
+		got := TruncateLeft(c.in, c.n)
+		if got != c.want {
+			t.Errorf("TruncateLeft(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+		if Width(got) > max(c.n, 0) {
+			t.Errorf("TruncateLeft(%q, %d) = %q takes %d cells", c.in, c.n, got, Width(got))
+		}
+	}
+	for in, want := range map[string]string{
+		"01a228e5-7c3b-7f1e-9d2a-5b8c4e6f0a13": "01a228e5",
+		"s1":                                   "s1",
+		"模型报告书设计":                              "模型报告",
+	} {
+		if got := ShortID(in); got != want {
+			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Fit narrows the columns in the order given, each only as far as the
+// width needs, then cuts what is still too wide.
+func TestColumnsFit(t *testing.T) {
+	rows := "ID\tMODEL\tCWD\n" +
+		"01a228e5-7c3b-7f1e\tclaude-sonnet-4-5\t/home/ana/src/shop\n" +
+		"01a229f0-1111-7222\tgpt-5\t/home/ana/src/模型\n"
+	narrow := []Narrowing{
+		{Column: 0, Cut: func(id string, _ int) string { return ShortID(id) }},
+		{Column: 2, Cut: TruncateLeft},
+	}
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{0, "" +
+			"ID                  MODEL              CWD\n" +
+			"01a228e5-7c3b-7f1e  claude-sonnet-4-5  /home/ana/src/shop\n" +
+			"01a229f0-1111-7222  gpt-5              /home/ana/src/模型\n"},
+		{60, "" +
+			"ID                  MODEL              CWD\n" +
+			"01a228e5-7c3b-7f1e  claude-sonnet-4-5  /home/ana/src/shop\n" +
+			"01a229f0-1111-7222  gpt-5              /home/ana/src/模型\n"},
+		// The id goes to 8 characters, though 2 cells fewer would do.
+		{56, "" +
+			"ID        MODEL              CWD\n" +
+			"01a228e5  claude-sonnet-4-5  /home/ana/src/shop\n" +
+			"01a229f0  gpt-5              /home/ana/src/模型\n"},
+		// Then the cwd gives up its start, to the cell.
+		{40, "" +
+			"ID        MODEL              CWD\n" +
+			"01a228e5  claude-sonnet-4-5  …a/src/shop\n" +
+			"01a229f0  gpt-5              …a/src/模型\n"},
+		// Nothing left to narrow: the cwd is gone and the lines are cut.
+		{24, "" +
+			"ID        MODEL\n" +
+			"01a228e5  claude-sonnet…\n" +
+			"01a229f0  gpt-5\n"},
+	} {
+		var out bytes.Buffer
+		tw := NewColumns(&out)
+		tw.Fit(c.width, narrow...)
+		fmt.Fprint(tw, rows)
+		if err := tw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != c.want {
+			t.Errorf("width %d: got\n%s\nwant\n%s", c.width, out.String(), c.want)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if c.width > 0 && Width(line) > c.width {
+				t.Errorf("width %d: %q takes %d cells", c.width, line, Width(line))
+			}
+		}
+	}
+}
+
 // A model named with emoji fits --max-width by what the terminal shows.
 func TestPresetEmojiFits(t *testing.T) {
 	s := &status.Status{State: status.Busy, Model: &status.Model{ID: "🚀⚡✅" + thumbs + family + "模型"},

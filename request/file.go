@@ -157,11 +157,13 @@ func claimName(dir *status.Dir, session string) string {
 // readClaim reads a claimed file without following a link or blocking on a
 // fifo, and refuses what a reader of ours would not have written.
 func readClaim(path string) (*Request, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, &BadError{Reason: "a symlink, not a file"}
-		}
+	f, fi, err := status.OpenFile(path, status.NoLinks, status.AnySize) // the size is fileProblem's to say
+	switch {
+	case errors.Is(err, status.ErrSymlink):
+		return nil, &BadError{Reason: "a symlink, not a file"}
+	case errors.Is(err, status.ErrNotRegular):
+		return nil, &BadError{Reason: "not a regular file"}
+	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -169,10 +171,6 @@ func readClaim(path string) (*Request, error) {
 		return nil, &BadError{Reason: "cannot be read: " + err.Error()}
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if reason := fileProblem(fi, os.Getuid()); reason != "" {
 		return nil, &BadError{Reason: reason}
 	}

@@ -2,12 +2,14 @@ package scripts
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,16 +23,58 @@ type kittyWindow struct {
 	PID   int    `json:"pid"`
 }
 
+// kittyCommand sends one remote-control command to the kitty at sock and
+// returns its answer's data, speaking kitty's protocol on the socket
+// itself: `kitty @` would start a Python of its own for each look (half a
+// second of CPU, far more on a loaded machine).
+func kittyCommand(sock, cmd string, payload any) (json.RawMessage, error) {
+	conn, err := net.DialTimeout("unix", sock, 5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	// 0.26 is the oldest kitty the watcher is written for; a kitty refuses
+	// only a client newer than itself.
+	req, err := json.Marshal(map[string]any{"cmd": cmd, "version": []int{0, 26, 0}, "payload": payload})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Write(append(append([]byte("\x1bP@kitty-cmd"), req...), "\x1b\\"...)); err != nil {
+		return nil, err
+	}
+	conn.(*net.UnixConn).CloseWrite()
+	out, err := io.ReadAll(conn)
+	if err != nil {
+		return nil, err
+	}
+	body, ok := bytes.CutPrefix(out, []byte("\x1bP@kitty-cmd"))
+	if body, ok = bytes.CutSuffix(body, []byte("\x1b\\")); !ok {
+		return nil, fmt.Errorf("kitty @ %s: answer %q", cmd, out)
+	}
+	var resp struct {
+		OK    bool            `json:"ok"`
+		Data  json.RawMessage `json:"data"`
+		Error string          `json:"error"`
+	}
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return nil, err
+	}
+	if !resp.OK {
+		return nil, fmt.Errorf("kitty @ %s: %s", cmd, resp.Error)
+	}
+	return resp.Data, nil
+}
+
 // kittyLs is every window of the kitty at sock and each tab's title.
 func kittyLs(sock string) (windows []kittyWindow, tabs []string, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "kitty", "@", "--to", "unix:"+sock, "ls")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	data, err := kittyCommand(sock, "ls", nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kitty @ ls: %v: %s", err, stderr.String())
+		return nil, nil, err
+	}
+	var text string // ls answers with its JSON as a string
+	if err := json.Unmarshal(data, &text); err != nil {
+		return nil, nil, err
 	}
 	var ls []struct {
 		Tabs []struct {
@@ -38,7 +82,7 @@ func kittyLs(sock string) (windows []kittyWindow, tabs []string, err error) {
 			Windows []kittyWindow `json:"windows"`
 		} `json:"tabs"`
 	}
-	if err := json.Unmarshal(out, &ls); err != nil {
+	if err := json.Unmarshal([]byte(text), &ls); err != nil {
 		return nil, nil, err
 	}
 	for _, osw := range ls {
@@ -52,12 +96,13 @@ func kittyLs(sock string) (windows []kittyWindow, tabs []string, err error) {
 
 // The kitty watcher, as `jig install kitty --write` saves it and adds it to
 // kitty.conf, in a real kitty (headless, under Xvfb): kitty runs two tabs,
-// each a shell that names its window; the test writes a session for the
-// first window as a Pi in it would (KITTY_WINDOW_ID, the shell's pid). The
-// first tab's title becomes the session's status line and follows its
-// state; the other tab keeps its shell's title; once the session ends, the
-// first gets its shell's title back, and a title set by hand stays. jig runs (a wrapper counts it) only
-// while a session file exists, and only for the window that has one.
+// each a shell that names its window; the test writes sessions for them as
+// a Pi in each would (KITTY_WINDOW_ID, the shell's pid, its project folder).
+// A tab's title becomes its project and its session's status line and
+// follows its state, so two agents' tabs stay apart; a tab without a
+// session keeps its shell's title, and gets it back once its session ends;
+// a title set by hand stays. jig runs (a wrapper logs it) only while a
+// session file exists, and only for the windows that have one.
 func TestKittyWatcher(t *testing.T) {
 	need(t, "kitty")
 	need(t, "xvfb-run")
@@ -80,14 +125,15 @@ func TestKittyWatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The watcher runs the jig that installed it; here a wrapper around
-	// it logs each run, so the test sees when jig runs and for what.
+	// it logs each run on one line, so the test sees when jig runs and for
+	// what.
 	want := fmt.Sprintf("\nJIG = %q", jig)
 	if !bytes.Contains(text, []byte(want)) {
 		t.Fatalf("the watcher does not run %s", jig)
 	}
 	runs := filepath.Join(tmp, "runs.log")
 	wrapper := filepath.Join(tmp, "jig-logged")
-	if err := os.WriteFile(wrapper, []byte(fmt.Sprintf("#!/bin/sh\necho \"$*\" >>%q\nexec %q \"$@\"\n", runs, jig)), 0o755); err != nil {
+	if err := os.WriteFile(wrapper, []byte(fmt.Sprintf("#!/bin/sh\nprintf '%%s\\n' \"$(printf %%s \"$*\" | tr '\\t\\n' '  ')\" >>%q\nexec %q \"$@\"\n", runs, jig)), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	text = bytes.Replace(text, []byte(want), []byte(fmt.Sprintf("\nJIG = %q", wrapper)), 1)
@@ -101,8 +147,12 @@ func TestKittyWatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	sock := filepath.Join(tmp, "kitty.sock")
-	kitty := exec.Command("xvfb-run", "-a", "kitty", "--config", filepath.Join(conf, "kitty.conf"),
-		"-o", "allow_remote_control=yes", "--listen-on", "unix:"+sock, "--session", session)
+	// A small screen and window, and no cursor blink: Mesa's software
+	// renderer draws fewer pixels, less often.
+	kitty := exec.Command("xvfb-run", "-a", "-s", "-screen 0 640x480x24", "kitty", "--config", filepath.Join(conf, "kitty.conf"),
+		"-o", "allow_remote_control=yes", "-o", "cursor_blink_interval=0", "-o", "remember_window_size=no",
+		"-o", "initial_window_width=480", "-o", "initial_window_height=240",
+		"--listen-on", "unix:"+sock, "--session", session)
 	kitty.Env = append(env, "LIBGL_ALWAYS_SOFTWARE=1", "JIG_KITTY_INTERVAL=0.2")
 	var kittyOut bytes.Buffer
 	kitty.Stdout, kitty.Stderr = &kittyOut, &kittyOut
@@ -156,10 +206,17 @@ func TestKittyWatcher(t *testing.T) {
 		t.Fatalf("jig ran with no session file:\n%s", log)
 	}
 
-	write := func(fields string, extra ...string) {
+	// write writes a session for window w, run from the project folder
+	// named project as an agent started there would.
+	write := func(w kittyWindow, name, project, fields string, extra ...string) {
 		t.Helper()
-		cmd := exec.Command(jig, append([]string{"session", "write", "--session", "k1"}, extra...)...)
-		cmd.Env = append(env, fmt.Sprintf("KITTY_WINDOW_ID=%d", agent.ID), "TERM=xterm-kitty")
+		dir := filepath.Join(tmp, project)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(jig, append([]string{"session", "write", "--session", name}, extra...)...)
+		cmd.Env = append(env, fmt.Sprintf("KITTY_WINDOW_ID=%d", w.ID), "TERM=xterm-kitty")
+		cmd.Dir = dir
 		cmd.Stdin = strings.NewReader(fields)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("jig session write: %v: %s", err, out)
@@ -184,46 +241,59 @@ func TestKittyWatcher(t *testing.T) {
 			return ""
 		}
 	}
+	forTerminal := func(w kittyWindow) string {
+		return fmt.Sprintf("session for-terminal %d --preset plain --max-width 40", w.ID)
+	}
+	// ranOnly fails when the log has a jig run other than the listing and
+	// for-terminal of the windows given.
+	ranOnly := func(windows ...kittyWindow) {
+		t.Helper()
+		log, _ := os.ReadFile(runs)
+		for _, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {
+			if !strings.HasPrefix(line, "session list --format ") && !slices.ContainsFunc(windows, func(w kittyWindow) bool { return line == forTerminal(w) }) {
+				t.Errorf("the watcher ran jig %s", line)
+			}
+		}
+	}
 
-	write(`{"state": "busy", "model": {"id": "claude-sonnet-4-5"}, "context": {"percent": 42}, "usage": {"cost": 1.5}}`,
+	write(agent, "k1", "shop", `{"state": "busy", "model": {"id": "claude-sonnet-4-5"}, "context": {"percent": 42}, "usage": {"cost": 1.5}}`,
 		"--pid", fmt.Sprint(agent.PID))
-	pollKitty(t, "the agent's tab shows its session", titles("● claude-sonnet-4-5 42% $1.50", "plain-shell"))
-	write(`{"state": "idle", "context": {"percent": 81}}`)
-	pollKitty(t, "the title follows the session's state", titles("○ claude-sonnet-4-5 81% $1.50", "plain-shell"))
-	write(`{}`, "--end")
+	pollKitty(t, "the agent's tab shows its project and session", titles("shop ● claude-sonnet-4-5 42% $1.50", "plain-shell"))
+	ranOnly(agent)
+	// A second agent, in another project, in the other tab: each tab keeps
+	// its own project.
+	write(plain, "k2", "blog", `{"state": "busy", "model": {"id": "claude-sonnet-4-5"}, "context": {"percent": 7}}`,
+		"--pid", fmt.Sprint(plain.PID))
+	pollKitty(t, "each agent's tab shows its own project", titles("shop ● claude-sonnet-4-5 42% $1.50", "blog ● claude-sonnet-4-5 7%"))
+	write(agent, "k1", "shop", `{"state": "idle", "context": {"percent": 81}}`)
+	write(plain, "k2", "blog", `{}`, "--end")
+	pollKitty(t, "the title follows the session's state, and an ended one gives the shell's title back",
+		titles("shop ○ claude-sonnet-4-5 81% $1.50", "plain-shell"))
+	write(agent, "k1", "shop", `{}`, "--end")
 	pollKitty(t, "the agent's tab gets its shell's title back", titles("agent-shell", "plain-shell"))
 
 	// A title set by hand wins: the watcher, running for the session again,
 	// leaves it.
-	write(`{"state": "busy"}`, "--pid", fmt.Sprint(agent.PID))
-	pollKitty(t, "the agent's tab shows its new session", titles("●", "plain-shell"))
-	rc := exec.Command("kitty", "@", "--to", "unix:"+sock, "set-window-title", "--match", fmt.Sprintf("id:%d", agent.ID), "mine")
-	if out, err := rc.CombinedOutput(); err != nil {
-		t.Fatalf("kitty @ set-window-title: %v: %s", err, out)
+	write(agent, "k3", "shop", `{"state": "busy"}`, "--pid", fmt.Sprint(agent.PID))
+	pollKitty(t, "the agent's tab shows its new session", titles("shop ●", "plain-shell"))
+	if _, err := kittyCommand(sock, "set-window-title", map[string]any{"match": fmt.Sprintf("id:%d", agent.ID), "title": "mine"}); err != nil {
+		t.Fatal(err)
 	}
-	forTerminal := fmt.Sprintf("session for-terminal %d --preset plain --max-width 40", agent.ID)
 	log, _ := os.ReadFile(runs)
-	seen := strings.Count(string(log), forTerminal)
+	seen := strings.Count(string(log), forTerminal(agent))
 	pollKitty(t, "the watcher runs jig twice more", func() string {
 		log, _ := os.ReadFile(runs)
-		if n := strings.Count(string(log), forTerminal); n < seen+2 {
+		if n := strings.Count(string(log), forTerminal(agent)); n < seen+2 {
 			return fmt.Sprintf("%d runs: %s", n-seen, log)
 		}
 		return ""
 	})
 	pollKitty(t, "the hand-set title stays", titles("mine", "plain-shell"))
-
-	log, _ = os.ReadFile(runs)
-	for _, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {
-		if line != "session list --json" && line != forTerminal {
-			t.Errorf("the watcher ran jig %s", line)
-		}
-	}
+	ranOnly(agent, plain)
 }
 
 // pollKitty is poll with room for a software-rendered kitty on a busy
-// machine: each `kitty @ ls` starts a Python, and kitty's own timer and
-// the processes it starts wait for the CPU too.
+// machine: kitty's own timer and the processes it starts wait for the CPU.
 func pollKitty(t *testing.T, what string, check func() string) {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
@@ -235,6 +305,6 @@ func pollKitty(t *testing.T, what string, check func() string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: gave up after 90s: %s", what, msg)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -185,7 +185,8 @@ func TestTmuxStatusLine(t *testing.T) {
 // changes nothing else there; status-left has no token and stays; the
 // border variant goes through the same token; @jig-format reaches jig as
 // written. Without a token anywhere, the segment goes in front of
-// status-right.
+// status-right. Run again, it replaces its own segment, with the options as
+// they are then, and never adds a second.
 func TestTmuxPluginFile(t *testing.T) {
 	need(t, "tmux")
 	jig := buildJig(t)
@@ -234,6 +235,23 @@ func TestTmuxPluginFile(t *testing.T) {
 	if want := " #{pane_index} #('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 50) `; border != want {
 		t.Errorf("pane-border-format %q, want %q", border, want)
 	}
+	// Run again (TPM's prefix I), the plugin replaces its own segment:
+	// nothing doubles, and an option changed since takes effect.
+	s.Run("run-shell", plugin)
+	if got, want := s.Run("show-options", "-gv", "status-right"), "["+job+"] %H:%M"; got != want {
+		t.Errorf("run again, status-right %q, want %q", got, want)
+	}
+	if got := s.Run("show-options", "-gv", "pane-border-format"); got != border {
+		t.Errorf("run again, pane-border-format %q, want %q", got, border)
+	}
+	s.Run("set-option", "-g", "@jig-max-width", "30")
+	s.Run("run-shell", plugin)
+	if got, want := s.Run("show-options", "-gv", "status-right"), "["+strings.Replace(job, "40)", "30)", 1)+"] %H:%M"; got != want {
+		t.Errorf("run with @jig-max-width 30, status-right %q, want %q", got, want)
+	}
+	if got := s.Run("show-options", "-gv", "status-left"); got != "L #S" {
+		t.Errorf("run again, status-left changed: %q", got)
+	}
 
 	s = start("glyph", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-window-glyph on\nset -g @jig-rate-limits on\n"+
 		"set -g window-status-format '#I:#W'\nrun-shell '%s'\n", jig, plugin))
@@ -252,13 +270,80 @@ func TestTmuxPluginFile(t *testing.T) {
 
 	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.state}} & more'\n"+
 		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
+	plain := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
 	poll(t, "without a token the segment goes in front of status-right", func() string {
-		want := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
-		if got := s.Run("show-options", "-gv", "status-right"); got != want {
-			return fmt.Sprintf("status-right %q, want %q", got, want)
+		if got := s.Run("show-options", "-gv", "status-right"); got != plain {
+			return fmt.Sprintf("status-right %q, want %q", got, plain)
 		}
 		return ""
 	})
+	s.Run("run-shell", plugin)
+	if got := s.Run("show-options", "-gv", "status-right"); got != plain {
+		t.Errorf("run again without a token, status-right %q, want %q", got, plain)
+	}
+}
+
+// `jig install tmux --uninstall` takes jig's lines out of tmux.conf and
+// prints the line that puts tmux's own options back in a running tmux. Run
+// as printed, in a real tmux that loaded jig's lines: every option jig set
+// is tmux's default or the user's own again, and the session lives on
+// (tmux kill-server, what this said before, would have ended it).
+func TestTmuxUninstallReset(t *testing.T) {
+	tmuxBin := need(t, "tmux")
+	jig := buildJig(t)
+	tmp := t.TempDir()
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	conf := filepath.Join(tmp, "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set -g status-interval 5\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jigRun := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(jig, append([]string{"install", "tmux", "--config", conf}, args...)...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("jig install tmux %v: %v: %s", args, err, out)
+		}
+		return string(out)
+	}
+	jigRun("--write", "--pane-border")
+	s := testsrc.NewTmux(t, "reset", env)
+	s.Run("-f", conf, "new-session", "-d", "-s", "work", "sleep 600")
+	if got := s.Run("show-options", "-gv", "status-right"); !strings.Contains(got, "session for-terminal") {
+		t.Fatalf("jig's lines did not load: status-right %q", got)
+	}
+	defaults := testsrc.NewTmux(t, "defaults", env)
+	defaults.Run("-f", "/dev/null", "new-session", "-d", "sleep 600")
+
+	said := jigRun("--uninstall")
+	_, line, ok := strings.Cut(strings.TrimSpace(said), "without restarting it: ")
+	if !ok || !strings.HasPrefix(line, "tmux ") {
+		t.Fatalf("no line to run in %q", said)
+	}
+	// The line runs as a user runs it, in sh, its tmux this test's server.
+	bin := filepath.Join(tmp, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := fmt.Sprintf("#!/bin/sh\nexec %q -L %q \"$@\"\n", tmuxBin, s.Socket)
+	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sh := exec.Command("sh", "-c", line)
+	sh.Env = append(env, "PATH="+bin+":/usr/bin:/bin")
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v: %s", line, err, out)
+	}
+	for _, opt := range []string{"status-right", "status-right-length", "pane-border-status", "pane-border-format"} {
+		if got, want := s.Run("show-options", "-gv", opt), defaults.Run("show-options", "-gv", opt); got != want {
+			t.Errorf("%s is %q, want tmux's default %q", opt, got, want)
+		}
+	}
+	if got := s.Run("show-options", "-gv", "status-interval"); got != "5" {
+		t.Errorf("status-interval %q, want the user's own 5", got)
+	}
+	s.Run("has-session", "-t", "work")
 }
 
 // The window list as a client shows it: with @jig-window-glyph each window

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -177,40 +175,9 @@ func WriteFileAtomic(path string, data []byte) error {
 }
 
 // ReadFileNoFollow reads a regular file without following a symlink at its
-// path, up to MaxFileSize.
+// path, up to MaxFileSize (OpenFile).
 func ReadFileNoFollow(path string) ([]byte, error) {
-	return readFileInto(path, nil)
-}
-
-// readFileInto is ReadFileNoFollow reading into buf's space when it is
-// large enough: a pass over thousands of files reuses one buffer.
-func readFileInto(path string, buf []byte) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
-		}
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFileSize)
-	}
-	// One read of the size the file has; a file grown since is read on, up
-	// to the limit.
-	if int64(cap(buf)) < fi.Size()+512 {
-		buf = make([]byte, 0, fi.Size()+512)
-	}
-	b := bytes.NewBuffer(buf[:0])
-	_, err = b.ReadFrom(io.LimitReader(f, MaxFileSize+1))
-	return b.Bytes(), err
+	return readInto(path, NoLinks, MaxFileSize, nil)
 }
 
 // Read returns the status of a session id.

@@ -103,7 +103,8 @@ func TestHammer(t *testing.T) {
 	if err := <-writerErr; err != nil {
 		t.Fatal(err)
 	}
-	hammer.Figure(t, "torn reads", fmt.Sprintf("%d reads (%d readers) during %d writes", reads, readers, writes.Load()), torn.Load(), start)
+	hammer.Figure(t, hammer.Row{Attack: "torn reads", Load: fmt.Sprintf("%d reads (%d readers) during %d writes", reads, readers, writes.Load()),
+		Kept: fmt.Sprintf("%d of %d reads whole", int64(reads)-torn.Load(), reads), Lost: torn.Load()}, start)
 	if torn.Load() != 0 {
 		t.Errorf("%d torn or unparsable reads", torn.Load())
 	}
@@ -281,7 +282,8 @@ func TestHammerGCRacingWriters(t *testing.T) {
 	if len(removed) != 1 {
 		t.Errorf("gc removed %v, want only the ended session", removed)
 	}
-	hammer.Figure(t, "gc racing writers (in process)", fmt.Sprintf("%d writers x %d moves over %d terminals, %d gc runs", writers, moves, len(terms), gcs.Load()), hidden.Load()+lost, start)
+	hammer.Figure(t, hammer.Row{Attack: "gc racing writers (in process)", Load: fmt.Sprintf("%d writers x %d moves over %d terminals, %d gc runs", writers, moves, len(terms), gcs.Load()),
+		Kept: fmt.Sprintf("%d of %d lookups found the session", int64(writers*(moves+1))-hidden.Load()-lost, writers*(moves+1)), Lost: hidden.Load() + lost}, start)
 }
 
 // foundIn reports whether session is among the live sessions a reader finds

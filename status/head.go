@@ -367,7 +367,7 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 // as its layout allows, and decoded in full one that is not in jig's.
 func (d *Dir) ReadRaw(name string, buf []byte) ([]byte, error) {
 	path := d.Path(SessionsDir, name+".json")
-	data, err := readFileInto(path, buf)
+	data, err := readInto(path, NoLinks, MaxFileSize, buf)
 	if err != nil {
 		return nil, err
 	}

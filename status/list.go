@@ -86,3 +86,24 @@ func (d *Dir) ReadHeads(heads []*Head) []*Status {
 	}
 	return list
 }
+
+// LiveIDs are the ids of the live sessions and of their terminals (each
+// once), for completion; none when the state dir cannot be read.
+func (d *Dir) LiveIDs(live Liveness) (sessions, terminals []string) {
+	live = live.Memo()
+	seen := map[string]bool{}
+	d.EachHead(false, func(h *Head, err error) error {
+		if err != nil || !live.Alive(h.Status()) {
+			return nil
+		}
+		sessions = append(sessions, h.Session)
+		for _, t := range h.Terminals {
+			if !seen[t.ID] {
+				seen[t.ID] = true
+				terminals = append(terminals, t.ID)
+			}
+		}
+		return nil
+	})
+	return sessions, terminals
+}

@@ -26,19 +26,19 @@ var ErrLocked = errors.New("another writer holds the lock")
 // through a symlink), polling without blocking so the wait is bounded. The
 // lock is on the file that stays at path: one removed by gc while we waited
 // is let go and the new one taken, so two holders never lock two files.
+//
+// Any regular file of ours at path is a lock: one a killed writer left, or
+// one planted with any mode or age, is taken at once when nobody holds it
+// (flock needs no write access; a file we may not even read is given 0600
+// first). Anything else there — a folder, a fifo, a socket, a link, another
+// user's file — makes the state dir unsafe (ErrUnsafeDir, ErrSymlink): it
+// was not made by jig, and no writer can tell who holds it.
 func LockFile(path string, wait time.Duration) (unlock func(), err error) {
 	deadline := time.Now().Add(wait)
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+		f, err := openLock(path)
 		if err != nil {
-			if errors.Is(err, syscall.ELOOP) {
-				return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
-			}
 			return nil, err
-		}
-		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-			f.Close()
-			return nil, fmt.Errorf("%w: %s is not a regular file", ErrUnsafeDir, path)
 		}
 		for {
 			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
@@ -60,6 +60,45 @@ func LockFile(path string, wait time.Duration) (unlock func(), err error) {
 		}
 		f.Close() // removed or replaced while we waited: lock the one there now
 	}
+}
+
+// openLock opens the lock file at path, creating it, read-only: flock takes
+// an exclusive lock on any open file.
+func openLock(path string) (*os.File, error) {
+	const flags = os.O_RDONLY | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+	f, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrPermission) && ownRegularFile(path) && os.Chmod(path, 0o600) == nil {
+		f, err = os.OpenFile(path, flags, 0o600) // a mode we may not read, planted or left
+	}
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
+	case errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENXIO), errors.Is(err, syscall.EOPNOTSUPP):
+		return nil, notLock(path) // a folder; a socket (ENXIO, EOPNOTSUPP on macOS)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("%w: %s is not ours to lock: %v", ErrUnsafeDir, path, err)
+	case err != nil:
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notLock(path)
+	}
+	return f, nil
+}
+
+func notLock(path string) error {
+	return fmt.Errorf("%w: the lock %s is not a regular file; remove it", ErrUnsafeDir, path)
+}
+
+// ownRegularFile reports whether path is a regular file of this user's.
+func ownRegularFile(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	uid, ok := ownerOf(fi)
+	return !ok || uid == os.Getuid()
 }
 
 // samePath reports whether the open file f is still the file at path.

@@ -3,10 +3,14 @@ package status
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"jig/internal/hammer"
 )
 
 // 50 writers, each adding its own switch to one session at once: every
@@ -143,5 +147,54 @@ func TestUpdateRefusesAnotherSessionsFile(t *testing.T) {
 	}
 	if err := d.Remove("mine"); !errors.Is(err, ErrForeign) {
 		t.Errorf("Remove = %v, want ErrForeign", err)
+	}
+}
+
+// TestLockPlanted: a lock that is no regular file — a folder, a fifo, a
+// socket, a link — makes the state dir unsafe, naming the lock, at once
+// (a folder gave a bare "is a directory" before, exit 7 rather than 3).
+// A regular one nobody holds, whatever its mode or age, is simply taken:
+// before, one of mode 0444 or 000 refused every write of its session.
+func TestLockPlanted(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	if err := d.Ensure(LocksDir); err != nil {
+		t.Fatal(err)
+	}
+	sock := d.lockPath("socket")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	hammer.Plant(t, d.lockPath("folder"), hammer.Folder)
+	hammer.Plant(t, d.lockPath("fifo"), hammer.Fifo)
+	hammer.Plant(t, d.lockPath("link"), hammer.FifoLink)
+	for _, name := range []string{"folder", "fifo", "socket", "link"} {
+		var err error
+		if !hammer.Unblocks(5*time.Second, func() { _, err = d.lockNameWait(name, time.Second) }, d.lockPath(name)) {
+			t.Errorf("the lock planted as a %s blocked", name)
+			continue
+		}
+		want := ErrUnsafeDir
+		if name == "link" {
+			want = ErrSymlink
+		}
+		if !errors.Is(err, want) || !strings.Contains(err.Error(), d.lockPath(name)) {
+			t.Errorf("the lock planted as a %s: %v, want %v naming it", name, err, want)
+		}
+	}
+	for name, mode := range map[string]os.FileMode{"m000": 0, "m400": 0o400, "m444": 0o444, "m644": 0o644} {
+		path := d.lockPath(name)
+		if err := os.WriteFile(path, []byte("planted"), mode); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-365 * 24 * time.Hour)
+		os.Chtimes(path, old, old)
+		unlock, err := d.lockNameWait(name, time.Second)
+		if err != nil {
+			t.Errorf("a regular lock of mode %o nobody holds: %v", mode, err)
+			continue
+		}
+		unlock()
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -46,6 +44,7 @@ type Config struct {
 	MemoryDir   *Setting // the folder holding one folder per ticket
 	WorkflowDir *Setting // the workflow definitions, <name>.json
 	JiraSite    *Setting // e.g. https://acme.atlassian.net, no final slash
+	BoardHosts  []string // the machines `jig board` asks over ssh; only jig's own file says them
 	Files       []File   // every file looked at, most specific first
 }
 
@@ -72,6 +71,9 @@ type sections struct {
 	Jira *struct {
 		Site *string `json:"site"`
 	} `json:"jira"`
+	Board *struct {
+		Hosts []string `json:"hosts"`
+	} `json:"board"`
 }
 
 // ConfigPaths are the files LoadConfig reads, most specific first. cwd is
@@ -114,7 +116,7 @@ func LoadConfig(getenv func(string) string, cwd, agentDir string) *Config {
 		s, found, err := readSections(f.Path, f.Kind != KindJig)
 		f.Found = found
 		if err != nil {
-			f.Err = fmt.Errorf("%s: %w", f.Path, err)
+			f.Err = status.FileError(f.Path, err)
 		}
 		c.Files = append(c.Files, f)
 		if err != nil || s == nil {
@@ -127,6 +129,10 @@ func LoadConfig(getenv func(string) string, cwd, agentDir string) *Config {
 		if s.Workflow != nil && s.Workflow.Dir != nil && c.WorkflowDir == nil {
 			c.WorkflowDir = &Setting{Value: resolveDir(*s.Workflow.Dir, base, home), From: f.Path}
 		}
+		if s.Board != nil && f.Kind == KindJig {
+			// not a project's: a repository must not choose where jig connects
+			c.BoardHosts = s.Board.Hosts
+		}
 		if s.Jira != nil && s.Jira.Site != nil && c.JiraSite == nil {
 			c.JiraSite = &Setting{Value: strings.TrimRight(*s.Jira.Site, "/"), From: f.Path}
 		}
@@ -137,23 +143,12 @@ func LoadConfig(getenv func(string) string, cwd, agentDir string) *Config {
 // readSections reads one file's sections; underJig: they sit under the
 // "jig" key (Pi's settings). A missing file is (nil, false, nil).
 func readSections(path string, underJig bool) (*sections, bool, error) {
-	f, err := os.Open(path)
+	data, err := status.ReadFile(path, status.FollowLinks, maxConfigSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, true, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
 		return nil, true, err
-	}
-	if len(data) > maxConfigSize {
-		return nil, true, fmt.Errorf("larger than %d bytes", maxConfigSize)
 	}
 	if underJig {
 		var top map[string]json.RawMessage
@@ -183,6 +178,13 @@ func (s *sections) check() error {
 	}
 	if s.Workflow != nil && s.Workflow.Dir != nil && *s.Workflow.Dir == "" {
 		return errors.New("workflow.dir is empty")
+	}
+	if s.Board != nil {
+		for _, h := range s.Board.Hosts {
+			if h == "" || strings.HasPrefix(h, "-") || strings.ContainsAny(h, " \t\r\n'\"`$;&|<>()\\") {
+				return fmt.Errorf("board.hosts: %q: want a host name as ssh takes it", status.Cut(h))
+			}
+		}
 	}
 	if s.Jira != nil && s.Jira.Site != nil {
 		site := *s.Jira.Site

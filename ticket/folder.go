@@ -131,31 +131,17 @@ func readWorkflow(folder, workflowDir string) (*status.Workflow, error) {
 
 // readJSON decodes a small JSON file into v; a missing file is (false, nil).
 func readJSON(path string, v any) (bool, error) {
-	data, err := readLimited(path, maxFolderFile)
+	data, err := status.ReadFile(path, status.FollowLinks, maxFolderFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return true, err
+		return true, status.FileError(path, err)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return true, fmt.Errorf("%s: %w", path, jsonError(err))
 	}
 	return true, nil
-}
-
-func readLimited(path string, limit int64) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
-	}
-	return os.ReadFile(path)
 }
 
 func statDir(path string) (bool, error) {

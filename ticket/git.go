@@ -2,11 +2,12 @@ package ticket
 
 import (
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"jig/status"
 )
 
 // keyForm is a ticket key: a project's letters and a number (SHOP-142).
@@ -102,11 +103,12 @@ func readHeadFile(gitDir string) (Head, error) {
 	return Head{GitDir: gitDir, Detached: true}, nil
 }
 
+// readSmall reads a .git file or HEAD: a ref is short, and a fifo or a
+// device a repository planted there must not block nor flood the writer.
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := status.ReadFile(path, status.FollowLinks, maxHead)
 	if err != nil {
-		return nil, err
+		return nil, status.FileError(path, err)
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxHead))
+	return data, nil
 }

@@ -57,7 +57,7 @@ type lister struct {
 // list reads one folder; sub is the name of the first-level subfolder it
 // is ("" for the ticket folder itself), depth 1 or 2.
 func (l *lister) list(dir, sub string, depth int) {
-	f, err := os.Open(dir)
+	f, err := status.OpenDir(dir)
 	if err != nil {
 		return
 	}

@@ -2,10 +2,10 @@ package transcript
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -99,18 +99,14 @@ func firstLine(sc *scanner, buf []byte, l *line) ([]byte, bool) {
 // latest session_info name. Only lines that mention session_info are
 // parsed, so a long transcript costs one fast scan.
 func ReadInfo(path string) (*Info, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a fifo must not block a listing
+	f, fi, err := openRegular(path) // a fifo must not block a listing
+	if errors.Is(err, ErrNotRegular) {
+		return nil, ErrNotSession
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, ErrNotSession
-	}
 	info := &Info{Size: fi.Size(), Modified: fi.ModTime().UTC(), File: path}
 	bufs := infoBufs.Get().(*[2][]byte)
 	defer infoBufs.Put(bufs)

@@ -1,3 +1,7 @@
+// Package transcript reads Pi's session files (.jsonl) the way Pi's own
+// loader does: the header, every entry version, the branch to the leaf,
+// totals, outputs and recent calls, read again incrementally from a cursor
+// that holds no transcript text. docs/transcript.md describes what is read.
 package transcript
 
 import (
@@ -28,7 +32,7 @@ var ErrNotSession = errors.New("not a Pi session: no session header line in the 
 
 // ErrNotRegular is returned for a fifo, a folder, a device: anything where a
 // session file should be that is no regular file.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = status.ErrNotRegular
 
 // fileError names the file once, "FILE: cause", without the os package's
 // "open FILE:" before the cause.
@@ -176,10 +180,6 @@ func NewReader(path string) *Reader {
 // looked: a line Pi is still writing.
 func (r *Reader) Unread() int64 { return r.size - r.offset }
 
-// HasHeader reports whether the header has been read: a file Pi has just
-// created may still be empty.
-func (r *Reader) HasHeader() bool { return r.hasHeader }
-
 // Offset is how many bytes have been consumed: complete lines only.
 func (r *Reader) Offset() int64 { return r.offset }
 
@@ -196,7 +196,7 @@ func (r *Reader) reset() {
 
 // Update reads what was appended since the last call. A last line without
 // its newline is left for later: Pi may be writing it. An empty file, or one
-// whose header line is not complete yet, is no error: HasHeader says false.
+// whose header line is not complete yet, is no error: it has no header yet.
 // Errors name the file.
 func (r *Reader) Update() error {
 	if err := r.update(); err != nil {
@@ -253,27 +253,11 @@ func (r *Reader) update() error {
 	return nil
 }
 
-// openRegular opens a session file for reading, refusing anything but a
-// regular file. O_NONBLOCK: opening a fifo planted there would otherwise
-// wait for a writer forever; on a regular file it changes nothing.
+// openRegular opens a session file for reading as status.OpenFile does:
+// never blocking on a fifo planted there, refusing anything but a regular
+// file.
 func openRegular(path string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
-			return nil, nil, ErrNotRegular // a socket cannot even be opened
-		}
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, ErrNotRegular
-	}
-	return f, fi, nil
+	return status.OpenFile(path, status.FollowLinks, status.AnySize)
 }
 
 // same reports whether the file is still the one read up to r.offset: the

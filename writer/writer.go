@@ -9,6 +9,7 @@
 package writer
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -97,6 +98,14 @@ type Source interface {
 	Derive(cursor []byte) (d *transcript.Derived, next []byte, err error)
 }
 
+// Resident is a Source that keeps its place itself, in memory for the
+// adapter's life (the bridge's reader): the writer neither loads nor saves
+// a cursor for it, and its Derive is given nil.
+type Resident interface {
+	Source
+	Resident()
+}
+
 // Refused is an input the writer refused whole; nothing was changed.
 type Refused struct {
 	Err error
@@ -123,7 +132,7 @@ func (w *Writer) Write(u Update) (*status.Status, error) {
 	var refused *Refused
 	_, err := w.Dir.Update(u.Session, w.Now(), func(file *status.Status) (*status.Status, error) {
 		var cursor []byte
-		if u.Transcript != nil {
+		if _, resident := u.Transcript.(Resident); u.Transcript != nil && !resident {
 			var err error
 			if cursor, err = w.loadCursor(u.Session); err != nil {
 				return nil, err
@@ -201,6 +210,9 @@ func (w *Writer) build(u Update, file *status.Status, cursor []byte) (*status.St
 		default:
 			derived, next = d, moved
 		}
+		if _, resident := u.Transcript.(Resident); resident {
+			next = nil
+		}
 	}
 	s, err := engine.Build(prev, derived, u.Live)
 	if err != nil {
@@ -240,30 +252,25 @@ func (w *Writer) fillEnvironment(s *status.Status, u Update, derived *transcript
 		s.SessionFile = &f
 	}
 	if u.KeepSaid {
-		if s.Host == "" {
-			s.Host = w.Host
-		}
-		if s.Agent == "" {
-			s.Agent = u.Agent
-		}
-		if s.AgentDir == "" {
-			s.AgentDir = u.AgentDir
-		}
+		s.Host = cmp.Or(s.Host, w.Host)
+		s.Agent = cmp.Or(s.Agent, u.Agent)
+		s.AgentDir = cmp.Or(s.AgentDir, u.AgentDir)
 		if len(s.Terminals) == 0 {
 			s.Terminals = terminal.Detect(w.Getenv)
 		}
 		if s.Terminal == nil {
-			if t := terminal.Innermost(s.Terminals); t != nil {
-				s.Terminal, s.TerminalFrom = &t.ID, &t.From
-			}
+			setTerminal(s)
 		}
 		return
 	}
 	s.Schema, s.Host, s.Agent = status.Schema, w.Host, u.Agent
-	if u.AgentDir != "" {
-		s.AgentDir = u.AgentDir
-	}
+	s.AgentDir = cmp.Or(u.AgentDir, s.AgentDir)
 	s.Terminals = terminal.Detect(w.Getenv)
+	setTerminal(s)
+}
+
+// setTerminal names the innermost of s's terminals as its terminal.
+func setTerminal(s *status.Status) {
 	s.Terminal, s.TerminalFrom = nil, nil
 	if t := terminal.Innermost(s.Terminals); t != nil {
 		s.Terminal, s.TerminalFrom = &t.ID, &t.From

@@ -328,3 +328,30 @@ func TestTicketOverlay(t *testing.T) {
 		t.Errorf("no overlay: %+v, want the ticket as Live leaves it", s.Ticket)
 	}
 }
+
+// residentSource keeps its own place: it must never be handed a cursor.
+type residentSource struct{ got *[][]byte }
+
+func (r residentSource) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
+	*r.got = append(*r.got, cursor)
+	return &transcript.Derived{Entries: 1}, []byte(`{"offset":1}`), nil
+}
+func (residentSource) Resident() {}
+
+func TestResidentSourceHasNoCursor(t *testing.T) {
+	w := newWriter(t, nil)
+	os.MkdirAll(w.Dir.Path(status.CursorsDir), 0o700)
+	os.WriteFile(w.cursorPath("s1"), []byte(`{"offset":9}`), 0o600)
+	var got [][]byte
+	for range 2 {
+		if _, err := w.Write(Update{Session: "s1", PID: os.Getpid(), Agent: status.AgentPi, Transcript: residentSource{&got}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 2 || got[0] != nil || got[1] != nil {
+		t.Errorf("cursors given: %q, want none", got)
+	}
+	if data, _ := os.ReadFile(w.cursorPath("s1")); string(data) != `{"offset":9}` {
+		t.Errorf("the saved cursor became %q: a resident source saves none", data)
+	}
+}

@@ -34,7 +34,7 @@ func main() {
 	env := append(os.Environ(), "JIG_STATE_DIR="+filepath.Join(tmp, "state"), "TMUX=x", "TMUX_PANE=%1")
 	// Both ways read a real transcript (the demo's, made by the end-to-end
 	// test) on every event, as they do for Pi.
-	demo, err := os.ReadFile("cmd/jig/demo/session.jsonl")
+	demo, err := os.ReadFile("pi/replay/session.jsonl")
 	check(err)
 	transcript := filepath.Join(tmp, "session.jsonl")
 	check(os.WriteFile(transcript, demo, 0o600))

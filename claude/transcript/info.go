@@ -3,9 +3,11 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
-	"os"
 	"time"
+
+	"jig/status"
 )
 
 // headWindow is how much of a transcript Info reads: its first entries
@@ -26,15 +28,14 @@ type Info struct {
 // ReadInfo reads a transcript's head. A file whose head names no session
 // is not a Claude transcript: nil.
 func ReadInfo(path string) (*Info, error) {
-	f, err := os.Open(path)
+	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize) // a fifo must not block a listing
+	if errors.Is(err, status.ErrNotRegular) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, err
-	}
 	head := make([]byte, headWindow)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {

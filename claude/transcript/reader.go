@@ -256,18 +256,14 @@ func inode(fi os.FileInfo) uint64 {
 
 // updateFile reads on in one file from where fc stands.
 func (r *Reader) updateFile(fc *file, path string, sub bool) error {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize)
+	if errors.Is(err, status.ErrNotRegular) {
+		return status.FileError(path, err)
+	}
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
-	}
 	var dev, ino uint64
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		dev, ino = uint64(st.Dev), uint64(st.Ino)

@@ -22,14 +22,11 @@ func run(args []string, e *env) int {
 	if err == nil {
 		err = app.Run(args)
 	}
-	err = shortError(err)
 	if err == nil {
 		return exitOK
 	}
 	if msg := err.Error(); msg != "" {
-		// An error may echo a path, an id or a value from a status file:
-		// cleaned, it stays one line and drives no terminal.
-		fmt.Fprintf(e.stderr, "jig: %s\n", render.Clean(strings.TrimSpace(msg)))
+		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(msg))
 	}
 	return exitCode(err)
 }
@@ -65,9 +62,13 @@ func newApp(e *env) *cli.App {
 }
 
 // setUsageErrors makes every command report a usage error as one line and
-// exit 2, instead of urfave's help dump and a generic failure.
+// exit 2, instead of urfave's help dump and a generic failure, and name
+// itself in every error it returns.
 func setUsageErrors(cmds []*cli.Command, e *env) {
 	for _, c := range cmds {
+		if act := c.Action; act != nil {
+			c.Action = func(c *cli.Context) error { return named(c, act(c)) }
+		}
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(c *cli.Context, err error, _ bool) error {
 				return usageError(c, "%s", flagError(err, c.Command.Flags, e.args))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,7 +13,9 @@ import (
 // argument, silently. A flag that takes a value keeps its value; `--` ends
 // the flags and is kept; unknown flags move too, so the parser names them. A
 // value flag with nothing after it is an error here: moved ahead of the
-// arguments, it would silently take one of them as its value.
+// arguments, it would silently take one of them as its value. So is an
+// empty argument, or an empty value of a flag that takes an ID (emptyWord):
+// a script's unset variable must not read as "not given".
 func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
@@ -23,12 +26,32 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 		out, err := normalizeArgs(app, args[:n:n])
 		return append(out, args[n]), err
 	}
-	out := []string{args[0]}
-	var path []string // the command names walked, for the error
-	rest := args[1:]
-	var flags []cli.Flag = app.Flags
-	subs := app.Commands
-	// Walk down the command names; flags before them stay where they are.
+	out, path, cmd, rest := walkCommands(app, args)
+	flags := app.Flags
+	if cmd != nil {
+		flags = cmd.Flags
+	}
+	moved, positional, err := moveFlags(cmd, flags, rest, path)
+	if err != nil {
+		return nil, err
+	}
+	for _, tok := range moved {
+		if tok == "-h" || tok == "--help" || tok == "-help" {
+			// Help, whatever else was asked: urfave/cli would take an
+			// argument after --help for a help topic and fail.
+			return append(out, "--help"), nil
+		}
+	}
+	out = append(out, moved...)
+	return append(out, positional...), nil
+}
+
+// walkCommands walks down the command names of args; flags before them
+// stay where they are. It returns what it walked (out), the names, the
+// command reached (nil: none) and the rest of args.
+func walkCommands(app *cli.App, args []string) (out, path []string, cmd *cli.Command, rest []string) {
+	out, rest = []string{args[0]}, args[1:]
+	flags, subs := app.Flags, app.Commands
 	for len(rest) > 0 {
 		tok := rest[0]
 		if strings.HasPrefix(tok, "-") {
@@ -43,10 +66,11 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 			}
 			continue
 		}
-		cmd := findCommand(subs, tok)
-		if cmd == nil {
+		next := findCommand(subs, tok)
+		if next == nil {
 			break
 		}
+		cmd = next
 		out = append(out, tok)
 		path = append(path, cmd.Name)
 		rest = rest[1:]
@@ -55,38 +79,78 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 			break
 		}
 	}
-	var moved, positional []string
+	return out, path, cmd, rest
+}
+
+// moveFlags parts the command's words into its flags (with their values)
+// and its arguments; `--` and all after it are arguments. An empty word
+// where an argument or an ID goes is refused (emptyWord).
+func moveFlags(cmd *cli.Command, flags []cli.Flag, rest, path []string) (moved, positional []string, err error) {
 	for i := 0; i < len(rest); i++ {
 		tok := rest[i]
 		switch {
 		case tok == "--":
-			positional = append(positional, rest[i:]...)
-			i = len(rest)
+			for n, w := range rest[i+1:] {
+				if w == "" {
+					return nil, nil, emptyWord(path, argName(cmd, path, len(positional)+n))
+				}
+			}
+			return moved, append(positional, rest[i:]...), nil
 		case strings.HasPrefix(tok, "-") && tok != "-":
 			moved = append(moved, tok)
-			if takesValue(flags, tok) {
-				if i+1 == len(rest) {
-					if len(positional) == 0 {
-						break // nothing to take: the parser reports it
-					}
-					return nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
-				}
-				i++
-				moved = append(moved, rest[i])
+			if name, value, ok := strings.Cut(tok, "="); ok && value == "" && takesID(flags, name) {
+				return nil, nil, emptyWord(path, name+" ID")
 			}
+			if !takesValue(flags, tok) {
+				continue
+			}
+			if i+1 == len(rest) {
+				if len(positional) == 0 {
+					continue // nothing to take: the parser reports it
+				}
+				return nil, nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
+			}
+			i++
+			if rest[i] == "" && takesID(flags, tok) {
+				return nil, nil, emptyWord(path, tok+" ID")
+			}
+			moved = append(moved, rest[i])
+		case tok == "":
+			return nil, nil, emptyWord(path, argName(cmd, path, len(positional)))
 		default:
 			positional = append(positional, tok)
 		}
 	}
-	for _, tok := range moved {
-		if tok == "-h" || tok == "--help" || tok == "-help" {
-			// Help, whatever else was asked: urfave/cli would take an
-			// argument after --help for a help topic and fail.
-			return append(out, "--help"), nil
+	return moved, positional, nil
+}
+
+// emptyWord is the usage error for an empty argument or ID: what is empty
+// named as empty, whichever command takes it.
+func emptyWord(path []string, what string) error {
+	return exitf(exitUsage, "%s: %s is empty", strings.Join(path, " "), what)
+}
+
+// argName is what the command's usage line calls its argument n (ID,
+// FILE|ID, KEY), "the argument" when it names none.
+func argName(cmd *cli.Command, path []string, n int) string {
+	if cmd == nil || len(cmd.Subcommands) > 0 {
+		return "the command"
+	}
+	line, _, _ := strings.Cut(cmd.UsageText, "\n")
+	words := strings.Fields(line)
+	var names []string
+	for _, w := range words[min(len(words), 1+len(path)):] { // after "jig" and the command path
+		if strings.HasPrefix(strings.TrimLeft(w, "["), "-") {
+			break // the flags start
+		}
+		if w = strings.Trim(w, "[]"); w != "" && w != "|" {
+			names = append(names, w)
 		}
 	}
-	out = append(out, moved...)
-	return append(out, positional...), nil
+	if n < len(names) {
+		return names[n]
+	}
+	return "the argument"
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
@@ -96,6 +160,20 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 		}
 	}
 	return nil
+}
+
+// takesID reports whether tok names a flag whose value is an ID: its usage
+// calls the value `ID` (--session, --terminal).
+func takesID(flags []cli.Flag, tok string) bool {
+	name := strings.TrimLeft(tok, "-")
+	for _, f := range flags {
+		if d, ok := f.(cli.DocGenerationFlag); ok && slices.Contains(f.Names(), name) {
+			_, quoted, ok := strings.Cut(d.GetUsage(), "`")
+			id, _, closed := strings.Cut(quoted, "`")
+			return ok && closed && id == "ID"
+		}
+	}
+	return false
 }
 
 // takesValue reports whether tok is a known flag that wants the next

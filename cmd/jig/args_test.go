@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,4 +224,78 @@ func TestHelpNamesUsageAndExample(t *testing.T) {
 	}
 	check("jig", app.Usage, app.UsageText)
 	walk("jig", app.Commands)
+}
+
+// TestNormalizeArgsEmpty: an empty argument, and an empty value of every
+// flag of every command that takes an ID, is a usage error naming what is
+// empty, whichever spelling (`--terminal ""`, `--terminal=`, after `--`).
+// Before, `for-terminal ""` said "want one terminal ID, got 1 arguments"
+// and `--terminal ""` read as no --terminal: the session of this terminal.
+func TestNormalizeArgsEmpty(t *testing.T) {
+	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
+		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	cases := emptyCases(app)
+	idFlags := 0
+	for _, c := range cases {
+		_, err := normalizeArgs(app, c.args)
+		if exitCode(err) != exitUsage || err == nil || !strings.HasSuffix(err.Error(), ": "+c.what+" is empty") {
+			t.Errorf("%q: %v, want a usage error ending %q", c.args, err, c.what+" is empty")
+		}
+		if strings.HasSuffix(c.what, " ID") {
+			idFlags++
+		}
+	}
+	if idFlags < 16 {
+		t.Errorf("only %d empty ID flags tried: --session and --terminal of request, session and panel should be", idFlags)
+	}
+	for args, what := range map[string]string{
+		"session for-terminal": "ID", "session show": "ID", "pi show": "FILE|ID", "ticket use": "KEY", "request tool": "NAME",
+	} {
+		if got := argName(findPath(app, args), strings.Fields(args), 0); got != what {
+			t.Errorf("jig %s's argument: %q, want %q", args, got, what)
+		}
+	}
+}
+
+// emptyCase is a command line with an empty word and what its error names.
+type emptyCase struct {
+	args []string
+	what string
+}
+
+// emptyCases are, for every command, each flag that takes an ID given an
+// empty value (both spellings) and, for a command without subcommands, an
+// empty first argument (plain and after `--`).
+func emptyCases(app *cli.App) []emptyCase {
+	var cases []emptyCase
+	var walk func(path []string, cmds []*cli.Command)
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string{"jig"}, path...), c.Name)
+			walk(p[1:], c.Subcommands)
+			for _, f := range c.Flags {
+				if flag := "--" + f.Names()[0]; takesID(c.Flags, flag) {
+					cases = append(cases, emptyCase{append(slices.Clone(p), flag, ""), flag + " ID"},
+						emptyCase{append(slices.Clone(p), flag+"="), flag + " ID"})
+				}
+			}
+			if len(c.Subcommands) == 0 {
+				name := argName(c, p[1:], 0)
+				cases = append(cases, emptyCase{append(slices.Clone(p), ""), name}, emptyCase{append(slices.Clone(p), "--", ""), name})
+			}
+		}
+	}
+	walk(nil, app.Commands)
+	return cases
+}
+
+// findPath is the command at a path of names.
+func findPath(app *cli.App, path string) *cli.Command {
+	var c *cli.Command
+	cmds := app.Commands
+	for _, name := range strings.Fields(path) {
+		c = findCommand(cmds, name)
+		cmds = c.Subcommands
+	}
+	return c
 }

@@ -1,21 +1,13 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"jig/claude"
 	cct "jig/claude/transcript"
-	"jig/pi"
 	"jig/render"
 	"jig/status"
 	"jig/transcript"
@@ -45,19 +37,23 @@ func (e *env) claudeWriter(c *cli.Context) (*claude.Writer, *claude.Input, error
 	}
 	data, err := e.readStdin()
 	if err != nil {
-		return nil, nil, errorf(c, exitBadInput, "stdin: %v", err)
+		return nil, nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
-	return e.claudeWriterFor(c, data)
+	return e.claudeWriterFor(data)
 }
 
 // claudeWriterFor is claudeWriter for Claude's JSON read already.
-func (e *env) claudeWriterFor(c *cli.Context, data []byte) (*claude.Writer, *claude.Input, error) {
+func (e *env) claudeWriterFor(data []byte) (*claude.Writer, *claude.Input, error) {
+	var err error
 	if len(data) > status.MaxFileSize {
-		return nil, nil, errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
+		err = fmt.Errorf("larger than %d bytes", status.MaxFileSize)
 	}
-	in, err := claude.ParseInput(data)
+	var in *claude.Input
+	if err == nil {
+		in, err = claude.ParseInput(data)
+	}
 	if err != nil {
-		return nil, nil, errorf(c, exitBadInput, "stdin: %v", err)
+		return nil, nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
 	dir, err := e.stateDir()
 	if err != nil {
@@ -82,7 +78,7 @@ func claudeHookCommand(e *env) *cli.Command {
 			}
 			out, err := w.Hook(in)
 			if err != nil {
-				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+				return err
 			}
 			_, err = e.stdout.Write(out)
 			return err
@@ -113,7 +109,7 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			out, err := e.lineOutputFor(c)
+			out, err := e.printer(c, render.Output{Summary: e.stdoutTTY})
 			if err != nil {
 				return err
 			}
@@ -123,9 +119,9 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 			}
 			s, err := w.StatusLine(in)
 			if err != nil {
-				return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+				return err
 			}
-			return out(s)
+			return out.Status(e.stdout, s)
 		},
 	}
 }
@@ -139,24 +135,26 @@ func (e *env) claudeStatusLineThen(c *cli.Context) error {
 			return usageError(c, "--then prints the command's line: no --%s", f)
 		}
 	}
+	if err := noArgs(c); err != nil {
+		return err
+	}
 	data, err := e.readStdin()
 	if err != nil {
-		return errorf(c, exitBadInput, "stdin: %v", err)
+		return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
-	say := func(err error) { // as run says a failure, and on: the line is theirs
-		fmt.Fprintf(e.stderr, "jig: %s\n", render.Clean(strings.TrimSpace(shortError(err).Error())))
+	w, in, err := e.claudeWriterFor(data)
+	if err == nil {
+		_, err = w.StatusLine(in)
 	}
-	if w, in, err := e.claudeWriterFor(c, data); err != nil {
-		say(err)
-	} else if _, err := w.StatusLine(in); err != nil {
-		say(errorf(c, stateErrorCode(err, exitFailed), "%v", err))
+	if err != nil { // said as run says it, and on: the line is theirs
+		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(named(c, err).Error()))
 	}
 	out, code, err := claude.Then(c.String("then"), data, e.stderr)
 	if err != nil {
-		return errorf(c, exitFailed, "%v", err)
+		return err
 	}
 	if _, err := e.stdout.Write(out); err != nil {
-		return errorf(c, exitFailed, "%v", err)
+		return err
 	}
 	if code != 0 {
 		return silent(code)
@@ -164,25 +162,9 @@ func (e *env) claudeStatusLineThen(c *cli.Context) error {
 	return nil
 }
 
-// claudeProjectsDir is where Claude keeps its transcripts.
-func (e *env) claudeProjectsDir() string {
-	return filepath.Join(claude.AgentDir(e.getenv), "projects")
-}
-
-// claudeSessions reads the head of every transcript, newest first.
-func (e *env) claudeSessions() ([]*cct.Info, error) {
-	files, err := filepath.Glob(filepath.Join(e.claudeProjectsDir(), "*", "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	var out []*cct.Info
-	for _, f := range files {
-		if in, _ := cct.ReadInfo(f); in != nil {
-			out = append(out, in)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Modified.After(out[j].Modified) })
-	return out, nil
+// claudeProjects is where Claude keeps its transcripts.
+func claudeProjects(getenv func(string) string) string {
+	return filepath.Join(claude.AgentDir(getenv), "projects")
 }
 
 func claudeSessionsCommand(e *env) *cli.Command {
@@ -198,27 +180,17 @@ func claudeSessionsCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			infos, err := e.claudeSessions()
+			infos, err := cct.List(claudeProjects(e.getenv))
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			if infos, err = inCWD(c, infos, func(in *cct.Info) string { return in.CWD }); err != nil {
 				return err
 			}
 			if c.Bool("json") {
-				if infos == nil {
-					infos = []*cct.Info{}
-				}
-				data, _ := json.MarshalIndent(infos, "", "  ")
-				fmt.Fprintf(e.stdout, "%s\n", data)
+				writeIndented(e.stdout, nonNil(infos))
 			} else if len(infos) > 0 {
-				tw := render.NewColumns(e.stdout)
-				fmt.Fprintln(tw, "ID\tSTARTED\tMODIFIED\tSIZE\tCWD\tFILE")
-				for _, in := range infos {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", render.Clean(in.ID), render.Clean(dash(in.Started)),
-						in.Modified.Format(time.RFC3339), size(in.Size), render.Clean(dash(in.CWD)), render.Clean(in.File))
-				}
-				tw.Flush()
+				render.ClaudeSessions(e.stdout, infos)
 			}
 			if len(infos) == 0 {
 				return silent(exitNone)
@@ -239,74 +211,37 @@ func claudeShowCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
 			}
-			file, err := e.findClaudeSession(c.Args().First())
+			file, err := cct.Find(c.Args().First(), claudeProjects(e.getenv))
 			if err != nil {
-				return errorf(c, exitNone, "%v", err)
+				return err
 			}
 			r := cct.NewReader(file)
 			if err := r.Update(); err != nil {
-				return errorf(c, exitBadInput, "%v", err)
+				return status.Mark(status.ErrBadInput, err)
 			}
 			if r.SessionID() == "" {
-				return errorf(c, exitBadInput, "%s: not a Claude Code transcript: no session id", file)
+				return status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Claude Code transcript: no session id", file))
 			}
 			d := r.Derive(transcript.NewRepoFinder().Repo)
 			offered, deferred := r.Tools()
 			if c.Bool("json") {
-				data, _ := json.MarshalIndent(struct {
+				return writeIndented(e.stdout, struct {
 					*transcript.Derived
 					Offered  []string `json:"offered"`
 					Deferred []string `json:"deferred"`
 					Skills   []string `json:"skills"`
-				}{d, nonNil(offered), nonNil(deferred), nonNil(r.Skills())}, "", "  ")
-				fmt.Fprintf(e.stdout, "%s\n", data)
-				return nil
+				}{d, nonNil(offered), nonNil(deferred), nonNil(r.Skills())})
 			}
-			printClaudeShow(e, d, offered, deferred)
+			render.ClaudeShow(e.stdout, d, offered, deferred)
 			return nil
 		},
 	}
 }
 
-func nonNil(l []string) []string {
+// nonNil is l, or an empty list for JSON's [] rather than null.
+func nonNil[T any](l []T) []T {
 	if l == nil {
-		return []string{}
+		return []T{}
 	}
 	return l
-}
-
-// findClaudeSession takes a file path, or a session id (or its start).
-func (e *env) findClaudeSession(arg string) (string, error) {
-	if fi, err := os.Stat(arg); err == nil && fi.Mode().IsRegular() {
-		return arg, nil
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
-	}
-	infos, err := e.claudeSessions()
-	if err != nil {
-		return "", err
-	}
-	return pi.MatchID(arg, e.claudeProjectsDir(), infos, func(in *cct.Info) (string, string) { return in.ID, in.File })
-}
-
-// printClaudeShow prints a transcript's summary for a person; every value
-// from the file goes through render.Clean.
-func printClaudeShow(e *env, d *transcript.Derived, offered, deferred []string) {
-	cl := render.Clean
-	w := render.NewColumns(e.stdout)
-	fmt.Fprintf(w, "session\t%s\n", cl(d.Header.ID))
-	fmt.Fprintf(w, "file\t%s\n", cl(d.File))
-	fmt.Fprintf(w, "started\t%s\n", cl(dash(d.Header.Timestamp)))
-	fmt.Fprintf(w, "cwd\t%s\n", cl(dash(d.Header.CWD)))
-	model := "-"
-	if d.Model != nil {
-		model = d.Model.Provider + "/" + d.Model.ID
-	}
-	fmt.Fprintf(w, "model\t%s\n", cl(model))
-	fmt.Fprintf(w, "effort\t%s\n", cl(dash(d.Thinking)))
-	printUsage(w, d, "unknown (Claude has not said it since the last reply)", "unknown until the next reply")
-	fmt.Fprintf(w, "tools\t%d offered, %d deferred\n", len(offered), len(deferred))
-	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
-	w.Flush()
-	printOutputsAndCalls(e, d)
 }

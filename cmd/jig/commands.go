@@ -7,6 +7,7 @@ func commands(e *env) []*cli.Command {
 	return []*cli.Command{
 		terminalCommand(e),
 		sessionCommand(e),
+		boardCommand(e),
 		installCommand(e),
 		requestCommand(e),
 		herdrCommand(e),

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -8,8 +10,10 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"jig/panel"
 	"jig/render"
 	"jig/status"
+	"jig/terminal"
 )
 
 // env is everything a command touches outside itself. Nothing below run
@@ -51,22 +55,37 @@ func stdoutFile(w io.Writer) (*os.File, bool) {
 	return f, ok
 }
 
-// stateDir locates the state dir; a failure is the state-dir exit code.
+// stateDir locates the state dir (status.ErrStateDir when there is none).
 func (e *env) stateDir() (*status.Dir, error) {
-	d, err := status.Locate(e.getenv)
-	if err != nil {
-		return nil, exitf(exitStateDir, "%v", err)
-	}
-	return d, nil
+	return status.Locate(e.getenv)
 }
 
-// columns is how wide the terminal on stdout is: $COLUMNS when set, else
-// what the terminal says; 0 when unknown (nothing is cut).
-func (e *env) columns() int {
-	if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
+// columns is how wide the terminal out writes to is: $COLUMNS when set,
+// else what the terminal says; 0 when unknown (nothing is cut).
+func columns(getenv func(string) string, out io.Writer) int {
+	if n, err := strconv.Atoi(getenv("COLUMNS")); err == nil && n > 0 {
 		return n
 	}
-	return stdoutWidth(e.stdout)
+	if f, ok := stdoutFile(out); ok {
+		return panel.Width(f)
+	}
+	return 0
+}
+
+// resolve is the session t names (status.Target), its terminals the ones
+// this shell runs in. Outside any terminal jig knows, with nothing named,
+// the error says to give what hint names.
+func (e *env) resolve(t status.Target, hint string) (*status.Dir, *status.Status, error) {
+	dir, err := e.stateDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	t.Here = terminal.Detect(e.getenv)
+	s, err := dir.Resolve(t, e.liveness())
+	if errors.Is(err, status.ErrNoTerminal) {
+		err = fmt.Errorf("%w; give %s", err, hint)
+	}
+	return dir, s, err
 }
 
 // liveness is how readers decide a session still runs on this machine.

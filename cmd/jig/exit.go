@@ -3,8 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/herdr/herdr1"
+	"jig/render"
+	"jig/status"
+	"jig/transcript"
 )
 
 // Exit codes, the same for every command; README.md lists them.
@@ -36,93 +41,46 @@ func exitf(code int, format string, args ...any) error {
 // silent exits with code and says nothing.
 func silent(code int) error { return &exitError{code: code} }
 
-// exitCode maps any error from a command to the process's exit code.
+// exitCodes maps the packages' kinds of error to exit codes, the first
+// that matches winning: the one place a command's failure gets its code.
+var exitCodes = []struct {
+	kind error
+	code int
+}{
+	{status.ErrUnsafeDir, exitStateDir},
+	{status.ErrSymlink, exitStateDir},
+	{status.ErrStateDir, exitStateDir},
+	{render.ErrUsage, exitUsage},
+	{status.ErrBadInput, exitBadInput}, // request.BadError is one
+	{render.ErrBounds, exitBadInput},   // a --jq or --format past its bounds
+	{transcript.ErrNotSession, exitBadInput},
+	{status.ErrNoSession, exitNoSession},
+	{status.ErrNotFound, exitNone},
+	{status.ErrTimeout, exitTimeout},
+	{herdr1.ErrNotFound, exitNoProgram},
+}
+
+// exitCode maps any error from a command to the process's exit code: the
+// code it carries (usage errors, silent exits), else its kind's.
 func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	for _, k := range exitCodes {
+		if errors.Is(err, k.kind) {
+			return k.code
+		}
+	}
 	return exitFailed
 }
 
-// Error lines cut every value longer than maxValue bytes (a word, or a
-// quoted string's content) to its start and end around a marker, so a
-// 100 000-digit number or a megabyte of text sent on stdin comes back as
-// one short line.
-const (
-	maxValue  = 64
-	valueHead = 32
-	valueTail = 16
-)
-
-// shortError is err with the values in its message cut (cutValues) and
-// its exit code kept: the one way every error line is made.
-func shortError(err error) error {
-	if err == nil {
-		return nil
+// named is a command's error as run prints it: prefixed with the command,
+// its code from its kind. An error made here already (a usage error, a
+// silent exit) stays as it is.
+func named(c *cli.Context, err error) error {
+	if err == nil || errors.As(err, new(*exitError)) {
+		return err
 	}
-	return &exitError{code: exitCode(err), msg: cutValues(err.Error())}
-}
-
-// cutValues cuts each value in msg longer than maxValue: a quoted string
-// (its content; spaces and escaped quotes inside are part of it) or a run
-// of characters that are neither spaces nor quotes.
-func cutValues(msg string) string {
-	var b strings.Builder
-	for i := 0; i < len(msg); {
-		switch {
-		case msg[i] == ' ':
-			b.WriteByte(' ')
-			i++
-		case msg[i] == '"':
-			end := closingQuote(msg, i)
-			if end < 0 {
-				b.WriteByte('"')
-				i++
-				continue
-			}
-			b.WriteByte('"')
-			b.WriteString(cutValue(msg[i+1 : end]))
-			b.WriteByte('"')
-			i = end + 1
-		default:
-			end := i + strings.IndexAny(msg[i:], ` "`)
-			if end < i {
-				end = len(msg)
-			}
-			b.WriteString(cutValue(msg[i:end]))
-			i = end
-		}
-	}
-	return b.String()
-}
-
-// closingQuote is the index of the quote that ends the string opened at
-// msg[open], skipping backslash escapes; -1 when it is not closed.
-func closingQuote(msg string, open int) int {
-	for i := open + 1; i < len(msg); i++ {
-		switch msg[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return -1
-}
-
-// cutValue keeps v's first valueHead and last valueTail bytes (whole UTF-8
-// characters) and says how many it cut between them.
-func cutValue(v string) string {
-	if len(v) <= maxValue {
-		return v
-	}
-	head, tail := valueHead, len(v)-valueTail
-	for head > 0 && !utf8.RuneStart(v[head]) {
-		head--
-	}
-	for tail < len(v) && !utf8.RuneStart(v[tail]) {
-		tail++
-	}
-	return fmt.Sprintf("%s…(%d bytes cut)…%s", v[:head], tail-head, v[tail:])
+	return &exitError{code: exitCode(err), msg: commandName(c) + ": " + err.Error()}
 }

@@ -27,18 +27,24 @@ import (
 var writeErrorLine = regexp.MustCompile(`\Ajig: session write: [^\n]+\n\z`)
 
 // refusedWrite checks that a write ended with exit 7 and one line
-// matching cause, and left the file at path byte for byte as before.
-func refusedWrite(t *testing.T, r ran, cause string, path string, before []byte) {
+// matching cause, and left the file at path byte for byte as before; it
+// counts the write in tl.
+func refusedWrite(t *testing.T, tl *tally, r ran, cause string, path string, before []byte) {
 	t.Helper()
+	ok := true
 	if r.code != exitFailed || !writeErrorLine.MatchString(r.stderr) || !regexp.MustCompile(cause).MatchString(r.stderr) || r.stdout != "" {
+		ok = false
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and one line saying %s", r.code, r.stdout, r.stderr, exitFailed, cause)
 	}
 	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+		ok = false
 		t.Errorf("the old file changed (%v): %q", err, after)
 	}
 	if left := writeTemps(t, filepath.Dir(filepath.Dir(path))); len(left) > 0 {
+		ok = false
 		t.Errorf("the refused write left %v", left)
 	}
+	tl.add(r.code, ok)
 }
 
 // TestHammerFullDisk: a disk that fills up under a write. The file size
@@ -61,7 +67,8 @@ func TestHammerFullDisk(t *testing.T) {
 	limited := exec.Command("sh", "-c", `trap '' XFSZ; ulimit -f 16 && exec jig "$@"`, "sh", "session", "write", "--session", "full", "--pid", pid)
 	limited.Env = jigEnv(state)
 	limited.Stdin = bytes.NewReader([]byte(largeLive()))
-	refusedWrite(t, runProc(t, limited), "file too large", path, before)
+	var tl tally
+	refusedWrite(t, &tl, runProc(t, limited), "file too large", path, before)
 	cases := "RLIMIT_FSIZE (EFBIG)"
 
 	if hammer.Full() {
@@ -74,14 +81,14 @@ func TestHammerFullDisk(t *testing.T) {
 				t.Fatal(err)
 			}
 			fill(t, filepath.Join(disk, "filler"))
-			refusedWrite(t, runProc(t, jigProc(state, largeLive(), "session", "write", "--session", "full", "--pid", pid)),
+			refusedWrite(t, &tl, runProc(t, jigProc(state, largeLive(), "session", "write", "--session", "full", "--pid", pid)),
 				"no space left on device", path, before)
 			cases += " and a full tmpfs (ENOSPC)"
 		} else {
 			t.Log("no tmpfs could be mounted here: only RLIMIT_FSIZE was tried")
 		}
 	}
-	hammer.Figure(t, "full disk", cases+": old file intact, one line, exit 7", 0, start)
+	hammer.Figure(t, tl.row("full disk", cases, "old file intact, one line"), start)
 }
 
 // mountTmpfs mounts a 256 KiB tmpfs for the test, if this process may.
@@ -121,13 +128,15 @@ func (zeros) Read(p []byte) (int, error) {
 // writer runs as nobody (uid 65534) over a state dir nobody owns.
 func TestHammerReadOnlyStateDir(t *testing.T) {
 	start := time.Now()
-	top := t.TempDir()
+	top, as, who := asWriter(t)
 	state := filepath.Join(top, "state")
-	as, who := asWriter(t, top)
 	write := func(stdin string) ran {
 		cmd := jigProc(state, stdin, "session", "write", "--session", "ro", "--pid", strconv.Itoa(os.Getpid()))
 		cmd.Path, cmd.Err = as, nil
 		cmd.SysProcAttr = who
+		// Not the checkout: jig reads the project's settings from its
+		// working folder, which nobody may not be allowed to read.
+		cmd.Dir = top
 		return runProc(t, cmd)
 	}
 	if r := write(`{"state":"idle"}`); r.code != 0 {
@@ -143,35 +152,37 @@ func TestHammerReadOnlyStateDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(sessions, 0o700) }) // so the test's folder can go
-	refusedWrite(t, write(`{"state":"busy"}`), "permission denied", path, before)
-	hammer.Figure(t, "read-only state dir", "sessions/ mode 0500, writer "+map[bool]string{true: "as nobody (the test runs as root)", false: "as the test's user"}[who != nil]+
-		": old file intact, one line, exit 7", 0, start)
+	var tl tally
+	refusedWrite(t, &tl, write(`{"state":"busy"}`), "permission denied", path, before)
+	hammer.Figure(t, tl.row("read-only state dir", "sessions/ mode 0500, writer "+map[bool]string{true: "as nobody (the test runs as root)", false: "as the test's user"}[who != nil],
+		"old file intact, one line"), start)
 }
 
-// asWriter is the jig binary and the credentials of a writer that mode
-// 0500 stops, making its state dir in top: this process's, or, for root,
-// nobody's, with top given to nobody and a copy of the binary nobody can
-// run.
-func asWriter(t *testing.T, top string) (string, *syscall.SysProcAttr) {
+// asWriter is a folder for the writer's state dir and working folder, the
+// jig binary and the credentials of a writer that mode 0500 stops: this
+// process's, or, for root, nobody's, with the folder given to nobody and a
+// copy of the binary nobody can run, both where nobody can reach them.
+func asWriter(t *testing.T) (top, bin string, who *syscall.SysProcAttr) {
 	t.Helper()
 	jig, err := exec.LookPath("jig")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if os.Geteuid() != 0 {
-		return jig, nil
+		return t.TempDir(), jig, nil
 	}
 	const nobody = 65534
-	binDir := t.TempDir()
-	for _, d := range []string{filepath.Dir(binDir), binDir} { // the test's folders are 0700
-		if err := os.Chmod(d, 0o755); err != nil {
+	base := reachableTempDir(t)
+	top, binDir := filepath.Join(base, "top"), filepath.Join(base, "bin")
+	for _, d := range []string{top, binDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := os.Chown(top, nobody, nobody); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(binDir, "jig")
+	bin = filepath.Join(binDir, "jig")
 	data, err := os.ReadFile(jig)
 	if err == nil {
 		err = os.WriteFile(bin, data, 0o755)
@@ -179,7 +190,50 @@ func asWriter(t *testing.T, top string) (string, *syscall.SysProcAttr) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bin, &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	return top, bin, &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+}
+
+// reachableTempDir is a new folder (mode 0755, removed at the end) in the
+// first temp folder every user can reach: $TMPDIR may be private (0700, or
+// under a private home), as t.TempDir's folders are.
+func reachableTempDir(t *testing.T) string {
+	t.Helper()
+	for _, parent := range []string{os.TempDir(), "/tmp", "/var/tmp"} {
+		if !searchableByAll(parent) {
+			continue
+		}
+		dir, err := os.MkdirTemp(parent, "jig-nobody-")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	t.Fatalf("no temp folder every user can reach (tried %s, /tmp, /var/tmp)", os.TempDir())
+	return ""
+}
+
+// searchableByAll says whether every folder from / down to dir lets
+// anyone through (o+x).
+func searchableByAll(dir string) bool {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return true
+		}
+		dir = parent
+	}
 }
 
 // TestHammerLockHeld: another process holds the session's lock past the
@@ -205,16 +259,19 @@ func TestHammerLockHeld(t *testing.T) {
 	r := runProc(t, jigProc(state, `{"state":"busy"}`, "session", "write", "--session", "held", "--pid", pid))
 	waited := time.Since(asked)
 	unlock()
-	refusedWrite(t, r, regexp.QuoteMeta(filepath.Join(state, status.LocksDir, "held.lock")), dir.SessionPath("held"), before)
+	var tl tally
+	refusedWrite(t, &tl, r, regexp.QuoteMeta(filepath.Join(state, status.LocksDir, "held.lock")), dir.SessionPath("held"), before)
 	if waited < status.LockWait {
 		t.Errorf("gave up after %s, before the %s wait", waited, status.LockWait)
 	}
-	mustRun(t, jigProc(state, `{"state":"busy"}`, "session", "write", "--session", "held", "--pid", pid))
-	if s, err := dir.Read("held"); err != nil || s.State != status.Busy {
-		t.Errorf("the write after the lock was freed: %v", err)
+	freed := runProc(t, jigProc(state, `{"state":"busy"}`, "session", "write", "--session", "held", "--pid", pid))
+	s, err := dir.Read("held")
+	tl.add(freed.code, freed.code == 0 && err == nil && s.State == status.Busy)
+	if freed.code != 0 || err != nil || s.State != status.Busy {
+		t.Errorf("the write after the lock was freed: exit %d, %v", freed.code, err)
 	}
-	hammer.Figure(t, "lock held past the wait", fmt.Sprintf("session write gave up after %s: one line naming the lock, exit 7, old file intact; the write went through once freed",
-		waited.Round(time.Millisecond)), 0, start)
+	hammer.Figure(t, tl.row("lock held past the wait", fmt.Sprintf("session write gave up after %s, then the write once freed", waited.Round(time.Millisecond)),
+		"old file intact, one line naming the lock; the later write kept"), start)
 }
 
 // TestHammerBadStdin: what a careless or hostile hook may pipe to `jig
@@ -249,18 +306,48 @@ func TestHammerBadStdin(t *testing.T) {
 		{"a 100 000-digit number", `{"pid":1` + strings.Repeat("0", 100_000) + `}`, "pid"},
 		{"a wrong-typed time", `{"startedAt":5}`, "startedAt"},
 	}
-	wrong := int64(0)
+	var tl tally
 	for _, c := range cases {
 		r := runProc(t, jigProc(state, c.stdin, "session", "write", "--session", "bad", "--pid", pid))
+		ok := true
 		if r.code != exitBadInput || !writeErrorLine.MatchString(r.stderr) || !strings.Contains(r.stderr, c.says) || len(r.stderr) > 200 ||
 			strings.Contains(r.stderr, secret[:60]) || r.stdout != "" {
-			wrong++
+			ok = false
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and one short line naming %s", c.name, r.code, status.CutTo(r.stderr, 300), exitBadInput, c.says)
 		}
 		if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
-			wrong++
+			ok = false
 			t.Errorf("%s: the old file changed (%v)", c.name, err)
 		}
+		tl.add(r.code, ok)
 	}
-	hammer.Figure(t, "bad stdin to session write", fmt.Sprintf("%d cases: exit 4, one short line naming the field, old file intact", len(cases)), wrong, start)
+	hammer.Figure(t, tl.row("bad stdin to session write", fmt.Sprintf("%d cases", len(cases)), "old file intact, one short line naming the field"), start)
+}
+
+// tally counts an attack's process runs for its figure: how many held, how
+// many went wrong or blocked, and the exit codes they gave.
+type tally struct {
+	runs, wrong, blocked int64
+	exits                hammer.Exits
+}
+
+// add counts one run that ended with code and held when ok.
+func (tl *tally) add(code int, ok bool) {
+	tl.runs++
+	tl.exits.Add(code)
+	if !ok {
+		tl.wrong++
+	}
+}
+
+// block counts one run that did not end within its bound.
+func (tl *tally) block() {
+	tl.runs++
+	tl.blocked++
+}
+
+// row is the tally as a figure row; kept says what held in each good run.
+func (tl *tally) row(attack, load, kept string) hammer.Row {
+	return hammer.Row{Attack: attack, Load: load, Kept: fmt.Sprintf("%d of %d: %s", tl.runs-tl.wrong-tl.blocked, tl.runs, kept),
+		Lost: tl.wrong, Blocked: tl.blocked, Exit: tl.exits.String()}
 }

@@ -126,8 +126,10 @@ func TestHammerRacingWriters(t *testing.T) {
 		lost += l
 		bridgeLines += b
 	}
-	hammer.Figure(t, "racing writers + bridge, one session", fmt.Sprintf("%d rounds x (%d switch + %d field writer processes + the bridge, %d bridge lines in all)",
-		rounds, switchWriters, len(racingFields), bridgeLines), int64(lost), start)
+	changes := rounds * (switchWriters + len(racingFields) + 1)
+	hammer.Figure(t, hammer.Row{Attack: "racing writers + bridge, one session",
+		Load: fmt.Sprintf("%d rounds x (%d switch + %d field writer processes + the bridge, %d bridge lines in all)", rounds, switchWriters, len(racingFields), bridgeLines),
+		Kept: fmt.Sprintf("%d of %d changes", changes-lost, changes), Lost: int64(lost), Exit: "0"}, start)
 }
 
 // racingWritersRound races the writers on one session and returns how many
@@ -336,8 +338,10 @@ func TestHammerGCRacingWriters(t *testing.T) {
 			t.Errorf("%s: for-terminal %s does not find it after the race", session, term)
 		}
 	}
-	hammer.Figure(t, "gc racing writers (processes)", fmt.Sprintf("%d writers x %d moves, each checked with for-terminal; %d gc runs", writers, moves, gcs.Load()),
-		hidden.Load()+lost, start)
+	checks := int64(writers * (moves + 1))
+	hammer.Figure(t, hammer.Row{Attack: "gc racing writers (processes)",
+		Load: fmt.Sprintf("%d writers x %d moves, each checked with for-terminal; %d gc runs", writers, moves, gcs.Load()),
+		Kept: fmt.Sprintf("%d of %d lookups found the session", checks-hidden.Load()-lost, checks), Lost: hidden.Load() + lost, Exit: "0"}, start)
 }
 
 // sessionIn reports whether `jig session for-terminal term` finds session.
@@ -444,8 +448,10 @@ func TestHammerKilledWriters(t *testing.T) {
 	if _, err := dir.Read(session); err != nil {
 		t.Errorf("gc removed the live session's file: %v", err)
 	}
-	hammer.Figure(t, "SIGKILL of writers mid-write", fmt.Sprintf("%d kills (bridge and session write, 5-30 ms in), %d reads meanwhile; %d temp files left, all removed by gc after their grace",
-		kills, reads.Load(), temps), half.Load(), start)
+	hammer.Figure(t, hammer.Row{Attack: "SIGKILL of writers mid-write",
+		Load: fmt.Sprintf("%d kills (bridge and session write, 5-30 ms in), %d reads meanwhile", kills, reads.Load()),
+		Kept: fmt.Sprintf("%d of %d reads whole; %d temp files left, all removed by gc after their grace", reads.Load()-half.Load(), reads.Load(), temps),
+		Lost: half.Load(), Exit: "SIGKILL"}, start)
 }
 
 // largeLive is what a writer says: a state, usage, and 100 long output

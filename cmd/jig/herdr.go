@@ -64,34 +64,13 @@ func herdrRequest(c *cli.Context, e *env) error {
 	if len(args) == 0 {
 		return usageError(c, "say what to request: tool NAME on|off, skill NAME on|off or reload")
 	}
-	paneID := e.getenv("HERDR_PANE_ID")
-	if ctx := e.getenv("HERDR_PLUGIN_CONTEXT_JSON"); ctx != "" {
-		var pc struct {
-			FocusedPaneID string `json:"focused_pane_id"`
-		}
-		if err := json.Unmarshal([]byte(ctx), &pc); err == nil && pc.FocusedPaneID != "" {
-			paneID = pc.FocusedPaneID
-		}
-	}
+	paneID := actionPane(e.getenv)
 	if paneID == "" {
-		return errorf(c, exitUsage, "no pane: run it from a Herdr plugin action, or use jig request --terminal ID")
+		return usageError(c, "no pane: run it from a Herdr plugin action, or use jig request --terminal ID")
 	}
-	_, dir, panes, err := herdrState(c, e)
+	s, err := paneSession(e, paneID)
 	if err != nil {
 		return err
-	}
-	pane := herdr1.Pane{PaneID: paneID}
-	for _, p := range panes {
-		if p.PaneID == paneID {
-			pane = p
-		}
-	}
-	s, err := herdr1.SessionFor(dir, e.liveness(), pane)
-	if err != nil {
-		return errorf(c, exitStateDir, "%v", err)
-	}
-	if s == nil {
-		return errorf(c, exitNoSession, "no jig session in pane %s", paneID)
 	}
 	argv := append(append([]string{"request"}, args...), "--session", s.Session, "--wait")
 	if c.Bool("dry-run") {
@@ -100,48 +79,77 @@ func herdrRequest(c *cli.Context, e *env) error {
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return errorf(c, exitFailed, "cannot find jig itself: %v", err)
+		return fmt.Errorf("cannot find jig itself: %v", err)
 	}
 	cmd := exec.Command(self, argv...)
 	cmd.Args[0] = "jig"
 	cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return silent(ee.ExitCode()) // jig request said why
-		}
-		return errorf(c, exitFailed, "%v", err)
+	var exited *exec.ExitError
+	if err := cmd.Run(); errors.As(err, &exited) {
+		return silent(exited.ExitCode()) // jig request said why
+	} else if err != nil {
+		return err
 	}
 	return nil
 }
 
+// actionPane is the pane a plugin action was invoked on:
+// HERDR_PLUGIN_CONTEXT_JSON's focused_pane_id, else HERDR_PANE_ID.
+func actionPane(getenv func(string) string) string {
+	var pc struct {
+		FocusedPaneID string `json:"focused_pane_id"`
+	}
+	if ctx := getenv("HERDR_PLUGIN_CONTEXT_JSON"); ctx != "" && json.Unmarshal([]byte(ctx), &pc) == nil && pc.FocusedPaneID != "" {
+		return pc.FocusedPaneID
+	}
+	return getenv("HERDR_PANE_ID")
+}
+
+// paneSession is the live jig session in a Herdr pane.
+func paneSession(e *env, paneID string) (*status.Status, error) {
+	_, dir, panes, err := herdrState(e)
+	if err != nil {
+		return nil, err
+	}
+	pane := herdr1.Pane{PaneID: paneID}
+	for _, p := range panes {
+		if p.PaneID == paneID {
+			pane = p
+		}
+	}
+	s, err := herdr1.SessionFor(dir, e.liveness(), pane)
+	switch {
+	case err != nil:
+		return nil, status.Mark(status.ErrStateDir, err)
+	case s == nil:
+		return nil, status.Mark(status.ErrNoSession, fmt.Errorf("no jig session in pane %s", paneID))
+	}
+	return s, nil
+}
+
 // herdrState is what both herdr commands start from: the herdr program,
 // the state dir and Herdr's panes.
-func herdrState(c *cli.Context, e *env) (bin string, dir *status.Dir, panes []herdr1.Pane, err error) {
+func herdrState(e *env) (bin string, dir *status.Dir, panes []herdr1.Pane, err error) {
 	if bin, err = herdr1.Find(e.getenv); err != nil {
-		return "", nil, nil, errorf(c, exitNoProgram, "%v", err)
+		return "", nil, nil, noHerdr(err)
 	}
 	if dir, err = e.stateDir(); err != nil {
 		return "", nil, nil, err
 	}
 	if panes, err = herdr1.Panes(bin); err != nil {
-		return "", nil, nil, errorf(c, exitFailed, "%v", err)
+		return "", nil, nil, err
 	}
 	return bin, dir, panes, nil
 }
 
 func herdrSync(c *cli.Context, e *env) error {
-	bin, dir, panes, err := herdrState(c, e)
+	bin, dir, panes, err := herdrState(e)
 	if err != nil {
 		return err
 	}
 	err = herdr1.Sync(bin, panes, dir, e.liveness(), e.now())
-	var report *herdr1.ReportError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &report):
-		return errorf(c, exitFailed, "%v", err)
+	if err == nil || errors.As(err, new(*herdr1.ReportError)) {
+		return err
 	}
-	return errorf(c, exitStateDir, "%v", err)
+	return status.Mark(status.ErrStateDir, err) // its listing of the sessions
 }

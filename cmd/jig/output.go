@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 
@@ -21,104 +23,52 @@ func docFlags(what string) []cli.Flag {
 	}
 }
 
-var helperNames = []string{"json", "short", "percent", "cost", "ago", "glyph", "level", "trunc", "tmux", "clean", "width"}
+var helperNames = []string{"json", "short", "percent", "cost", "ago", "until", "glyph", "waits", "limits", "level", "trunc", "tmux", "clean", "width"}
 
-// docOutput writes what --jq or --format make of a JSON document.
-type docOutput func(w io.Writer, data []byte) error
-
-// docOutputFor reads --jq and --format; nil when neither is given. The
-// expression or template is parsed here, before any search, so a bad one is
-// a usage error even when nothing is found.
-func (e *env) docOutputFor(c *cli.Context) (docOutput, error) {
-	switch {
-	case c.IsSet("format") && (c.Bool("json") || c.IsSet("jq")):
-		return nil, usageError(c, "--format excludes --json and --jq")
-	case c.IsSet("jq"):
-		code, err := render.ParseJQ(c.String("jq"))
-		if err != nil {
-			return nil, usageError(c, "--jq: %v", err)
-		}
-		return func(w io.Writer, data []byte) error {
-			if err := render.JQ(w, code, data); err != nil {
-				return errorf(c, exitFailed, "--jq: %v", err)
-			}
-			return nil
-		}, nil
-	case c.IsSet("format"):
-		t, err := render.Parse(c.String("format"))
-		if err != nil {
-			return nil, usageError(c, "--format: %v", err)
-		}
-		now := e.now()
-		return func(w io.Writer, data []byte) error {
-			if err := render.Execute(w, t, data, now); err != nil {
-				return errorf(c, exitFailed, "--format: %v", err)
-			}
-			return nil
-		}, nil
+// presetFlags are the status-line flags of for-terminal and Claude's
+// statusline.
+func presetFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "preset", Usage: "print a status-line segment for `HOST`: " + strings.Join(render.Presets, ", ")},
+		&cli.IntFlag{Name: "max-width", Usage: "fit the segment (or --format output) in `N` cells (0: no limit)"},
+		&cli.BoolFlag{Name: "rate-limits", Usage: "add the rate limits the agent reports to the --preset segment (5h 42% 7d 18%)"},
+		&cli.StringFlag{Name: "shell", Usage: "mark the escape sequences of --preset ansi (or --format) for a `SHELL` prompt: " + strings.Join(render.Shells, ", ")},
 	}
-	return nil, nil
 }
 
-// outputFor picks how a command that prints one session prints it: --jq,
-// --format, JSON (--json, or stdout is not a terminal), else the summary.
-// Nothing reaches stdout unless it rendered whole.
-func (e *env) outputFor(c *cli.Context) (func(*status.Status) error, error) {
-	doc, err := e.docOutputFor(c)
-	switch {
-	case err != nil:
-		return nil, err
-	case doc != nil:
-		return func(s *status.Status) error {
-			data, err := statusJSON(s)
-			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			return doc(e.stdout, data)
-		}, nil
-	case e.wantsJSON(c):
-		return func(s *status.Status) error { return writeJSON(e.stdout, s) }, nil
+// printer is how the command prints: its output flags laid over what the
+// command itself decides in o (Summary, Lines).
+func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) {
+	o.JSON, o.JQ, o.Format, o.Preset, o.Shell = c.Bool("json"), given(c, "jq"), given(c, "format"), given(c, "preset"), given(c, "shell")
+	if c.IsSet("max-width") {
+		n := c.Int("max-width")
+		o.MaxWidth = &n
 	}
-	now := e.now()
-	return func(s *status.Status) error {
-		render.Summary(e.stdout, s, now)
+	o.NoColor, o.Now, o.RateLimits = e.getenv("NO_COLOR") != "", e.now(), c.Bool("rate-limits")
+	bounds, err := render.BoundsFrom(e.getenv)
+	if err != nil && (o.JQ != nil || o.Format != nil) {
+		return nil, status.Mark(render.ErrUsage, err)
+	}
+	o.Bounds = bounds
+	return render.NewPrinter(o)
+}
+
+// given is a string flag's value, nil when it was not given.
+func given(c *cli.Context, name string) *string {
+	if !c.IsSet(name) {
 		return nil
-	}, nil
-}
-
-// wantsJSON: --json, or stdout is not a terminal and no other output
-// (--jq, --format, --preset) is asked for.
-func (e *env) wantsJSON(c *cli.Context) bool {
-	for _, other := range []string{"jq", "format", "preset"} {
-		if c.IsSet(other) {
-			return false
-		}
 	}
-	return c.Bool("json") || !e.stdoutTTY
+	v := c.String(name)
+	return &v
 }
 
-// statusJSON is a status as its file holds it, unknown fields included.
-func statusJSON(s *status.Status) ([]byte, error) {
-	if data := s.Raw(); data != nil {
-		return data, nil
-	}
-	return status.Encode(s)
-}
-
-// writeJSON prints a status as its file holds it.
-func writeJSON(w io.Writer, s *status.Status) error {
-	data, err := statusJSON(s)
+// writeIndented prints v as indented JSON, for the commands that print
+// what they read of an agent's files.
+func writeIndented(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeDoc(w, data)
-}
-
-// writeDoc prints a document and ends it with a newline if it has none.
-func writeDoc(w io.Writer, data []byte) error {
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data[:len(data):len(data)], '\n')
-	}
-	_, err := w.Write(data)
+	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
 }

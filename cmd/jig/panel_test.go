@@ -20,9 +20,11 @@ import (
 //	tmux start W H 'shell command'   a detached session W×H running the command
 //	tmux keys KEY...                 send-keys to it
 //	tmux resize W H                  resize its window (the panel gets SIGWINCH)
+//	tmux do ARGS...                  any tmux command (split-window, select-pane)
 //	tmux cursor X                    wait (≤10 s) until the cursor is in column X;
 //	                                 with !, after a second it is not
-//	screen REGEXP                    wait (≤10 s) until the screen matches; with !, until it does not
+//	screen [-t PANE] REGEXP          wait (≤10 s) until the screen (the active pane's, or PANE's)
+//	                                 matches; with !, until it does not
 //
 // Without tmux a script skips itself, loudly; under CI=true it fails.
 func init() {
@@ -102,6 +104,9 @@ func scriptTmux(ts *testscript.TestScript, neg bool, args []string) {
 	case "keys":
 		_, err := tmuxRun(ts, append([]string{"send-keys", "-t", tmuxSession}, args[1:]...)...)
 		ts.Check(err)
+	case "do":
+		_, err := tmuxRun(ts, args[1:]...)
+		ts.Check(err)
 	case "resize":
 		if len(args) != 3 {
 			ts.Fatalf("usage: tmux resize W H")
@@ -137,15 +142,19 @@ func scriptTmux(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func scriptScreen(ts *testscript.TestScript, neg bool, args []string) {
+	target := tmuxSession
+	if len(args) == 3 && args[0] == "-t" {
+		target, args = args[1], args[2:]
+	}
 	if len(args) != 1 {
-		ts.Fatalf("usage: screen REGEXP")
+		ts.Fatalf("usage: screen [-t PANE] REGEXP")
 	}
 	re, err := regexp.Compile("(?m)" + args[0])
 	ts.Check(err)
 	deadline := time.Now().Add(10 * time.Second)
 	var screen string
 	for {
-		screen, err = tmuxRun(ts, "capture-pane", "-p", "-t", tmuxSession)
+		screen, err = tmuxRun(ts, "capture-pane", "-p", "-t", target)
 		ts.Check(err)
 		if re.MatchString(screen) != neg {
 			ts.Logf("screen:\n%s", screen)

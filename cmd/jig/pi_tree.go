@@ -1,18 +1,11 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"path/filepath"
-	"strings"
-	"time"
-
 	"github.com/urfave/cli/v2"
 
 	"jig/pi"
 	"jig/render"
+	"jig/status"
 	"jig/transcript"
 )
 
@@ -36,124 +29,20 @@ func piTreeCommand(e *env) *cli.Command {
 			}
 			file, err := pi.NewSessions(e.getenv).Find(c.Args().First())
 			if err != nil {
-				return errorf(c, exitNone, "%v", err)
+				return err
 			}
 			t, err := transcript.ReadTree(file, promptWords)
 			if err != nil {
-				return errorf(c, exitBadInput, "%v", err) // the reader names the file
+				return status.Mark(status.ErrBadInput, err) // the reader names the file
 			}
 			for i := range t.Leaves {
 				l := &t.Leaves[i]
 				l.Prompt, l.Label, l.Name = render.Clean(l.Prompt), render.Clean(l.Label), render.Clean(l.Name)
 			}
 			if c.Bool("json") {
-				data, _ := json.MarshalIndent(t, "", "  ")
-				fmt.Fprintf(e.stdout, "%s\n", data)
-				return nil
+				return writeIndented(e.stdout, t)
 			}
-			printTree(e, t)
-			return nil
-		},
-	}
-}
-
-func printTree(e *env, t *transcript.Tree) {
-	fmt.Fprintf(e.stdout, "session %s  %s  (%d entries, %d %s, active %s)\n", render.Clean(t.Header.ID),
-		render.Clean(t.File), t.Entries, len(t.Leaves), plural(len(t.Leaves), "leaf", "leaves"), render.Clean(t.Active))
-	w := render.NewColumns(e.stdout)
-	fmt.Fprintln(w, "  LEAF\tTIME\tENTRIES\tFROM\tTOKENS\tCOST\tPROMPT")
-	for _, l := range t.Leaves {
-		mark := " "
-		if l.Active {
-			mark = "*"
-		}
-		u := l.Usage
-		extra := ""
-		if l.Label != "" {
-			extra += fmt.Sprintf("  [%s on %s]", l.Label, render.Clean(l.LabelOn))
-		}
-		if l.Name != "" {
-			extra += fmt.Sprintf("  (%s)", l.Name)
-		}
-		prompt := "-"
-		if l.Prompt != "" {
-			prompt = fmt.Sprintf("%q", l.Prompt)
-		}
-		var sums []string
-		for _, s := range l.Summaries {
-			sums = append(sums, render.Clean(s.Type+" "+s.ID))
-		}
-		if len(sums) > 0 {
-			extra += "  after " + strings.Join(sums, ", ")
-		}
-		fmt.Fprintf(w, "%s %s\t%s\t%d\t%s\t%d\t%s\t%s%s\n", mark, render.Clean(l.ID), l.At.Format(time.RFC3339),
-			l.Depth, dash(render.Clean(l.From)), u.Input+u.Output+u.CacheRead+u.CacheWrite, render.Money(u.Cost), prompt, extra)
-	}
-	w.Flush()
-}
-
-func piForkCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "fork",
-		Usage: "write a new Pi session holding a branch up to an entry, for pi --session",
-		UsageText: "jig pi fork FILE|ID --at ENTRY [--empty] [--cwd DIR] [--json]\n\n" +
-			"Writes a new session file as Pi's own fork does: a new session id, a header whose\n" +
-			"parentSession names the source, and the entries of the branch ending at ENTRY (none\n" +
-			"with --empty). It goes into Pi's sessions folder for the cwd (the source's, or DIR), in\n" +
-			"one step; the source is only read. The file is in Pi's current format (v3) whatever\n" +
-			"the source's, so Pi 0.x and 1.x open it as it is. Prints the new session's id and file.\n\n" +
-			"example: pi --session \"$(jig pi fork 0190a --at 3f2a91bc --json | jq -r .path)\"",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "at", Usage: "the `ENTRY` id the new session's branch ends at (jig pi tree lists them)"},
-			&cli.BoolFlag{Name: "empty", Usage: "copy no entries: only the header naming the source"},
-			&cli.StringFlag{Name: "cwd", Usage: "the new session's working folder `DIR` (default: the source's)"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError(c, "takes one FILE or session ID")
-			}
-			at := c.String("at")
-			if at == "" && !c.Bool("empty") {
-				return usageError(c, "--at ENTRY is required (or --empty)")
-			}
-			file, err := pi.NewSessions(e.getenv).Find(c.Args().First())
-			if err != nil {
-				return errorf(c, exitNone, "%v", err)
-			}
-			h, err := transcript.ReadHeader(file)
-			if err != nil {
-				return errorf(c, exitBadInput, "%v", err) // the reader names the file
-			}
-			cwd := h.CWD
-			if d := c.String("cwd"); d != "" {
-				if cwd, err = filepath.Abs(d); err != nil {
-					return usageError(c, "--cwd: %v", err)
-				}
-			}
-			dir := pi.SessionsDir(e.getenv)
-			if e.getenv("PI_CODING_AGENT_SESSION_DIR") == "" {
-				dir = filepath.Join(dir, transcript.SessionDirName(cwd))
-			}
-			f, err := transcript.Fork(file, at, c.Bool("empty"), dir, cwd, e.now())
-			var noEntry *transcript.ErrNoEntry
-			switch {
-			case errors.As(err, &noEntry):
-				return errorf(c, exitNone, "%s: %v", file, err)
-			case errors.Is(err, transcript.ErrNotSession):
-				return errorf(c, exitBadInput, "%v", err) // the reader names the file
-			case errors.Is(err, fs.ErrPermission):
-				return errorf(c, exitFailed, "%s: not writable: %v", dir, errors.Unwrap(err))
-			case err != nil:
-				return errorf(c, exitFailed, "%v", err)
-			}
-			pi.NewSessions(e.getenv).Remember(f.ID, f.Path)
-			if c.Bool("json") {
-				data, _ := json.MarshalIndent(f, "", "  ")
-				fmt.Fprintf(e.stdout, "%s\n", data)
-				return nil
-			}
-			fmt.Fprintf(e.stdout, "session\t%s\nfile\t%s\n", render.Clean(f.ID), render.Clean(f.Path))
+			render.PiTree(e.stdout, t)
 			return nil
 		},
 	}

@@ -2,10 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -14,15 +12,11 @@ import (
 	"jig/render"
 	"jig/request"
 	"jig/status"
-	"jig/terminal"
 )
 
 // defaultWait is how long a bare --wait waits for the answer; the session
 // looks for requests every 2 s.
 const defaultWait = 10 * time.Second
-
-// waitPoll is how often --wait reads the status file.
-const waitPoll = 50 * time.Millisecond
 
 func requestCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -64,10 +58,10 @@ func requestSwitchCommand(e *env, kind string) *cli.Command {
 		UsageText: fmt.Sprintf("jig request %[1]s NAME on|off [--session ID | --terminal ID] [--wait[=DURATION]]\n"+
 			"jig request %[1]s NAME=on|off [NAME=on|off ...] [...]\n\nexample: jig request %[1]s bash off --wait", kind),
 		Flags: sendFlags(),
-		Action: func(c *cli.Context) error {
-			switches, err := parseSwitches(c.Args().Slice())
+		Action: sendAction(e, func(c *cli.Context) (*request.Request, error) {
+			switches, err := request.ParseSwitches(c.Args().Slice())
 			if err != nil {
-				return usageError(c, "%v", err)
+				return nil, usageError(c, "%v", err)
 			}
 			req := request.New(e.now())
 			if kind == "tool" {
@@ -75,8 +69,8 @@ func requestSwitchCommand(e *env, kind string) *cli.Command {
 			} else {
 				req.Skills = switches
 			}
-			return e.sendRequest(c, req)
-		},
+			return req, nil
+		}),
 	}
 }
 
@@ -87,148 +81,58 @@ func requestReloadCommand(e *env) *cli.Command {
 		UsageText: "jig request reload [--session ID | --terminal ID] [--wait[=DURATION]]\n\n" +
 			"example: jig request reload --terminal %3 --wait=30s",
 		Flags: sendFlags(),
-		Action: func(c *cli.Context) error {
+		Action: sendAction(e, func(c *cli.Context) (*request.Request, error) {
 			if err := noArgs(c); err != nil {
-				return err
+				return nil, err
 			}
 			req := request.New(e.now())
 			req.Reload = true
-			return e.sendRequest(c, req)
-		},
+			return req, nil
+		}),
 	}
 }
 
-// parseSwitches reads `NAME on|off` or `NAME=on|off ...`.
-func parseSwitches(args []string) (map[string]bool, error) {
-	if len(args) == 0 {
-		return nil, errors.New("want NAME on|off, or NAME=on|off pairs")
-	}
-	for _, a := range args {
-		if _, err := time.ParseDuration(a); err == nil {
-			return nil, fmt.Errorf("%q: a duration goes with its flag: --wait=%s", a, a)
+// sendAction is the action of the commands that send a request: make
+// it, write it for the target session and, with --wait, wait for the
+// answer and print it; without --wait, print the request's id.
+func sendAction(e *env, build func(c *cli.Context) (*request.Request, error)) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		req, err := build(c)
+		if err != nil {
+			return err
 		}
-	}
-	if len(args) == 2 && !strings.Contains(args[0], "=") && !strings.Contains(args[1], "=") {
-		args = []string{args[0] + "=" + args[1]}
-	}
-	m := map[string]bool{}
-	for _, a := range args {
-		name, val, ok := strings.Cut(a, "=")
-		if !ok {
-			return nil, fmt.Errorf("%q: want NAME on|off, or NAME=on|off pairs", a)
+		dir, s, err := requestTarget(c, e)
+		if err != nil {
+			return err
 		}
-		if err := request.CheckName(name); err != nil {
-			return nil, fmt.Errorf("%q: %v", a, err)
+		if _, err := request.Send(dir, s.Session, req); err != nil {
+			return err
 		}
-		switch val {
-		case "on":
-			m[name] = true
-		case "off":
-			m[name] = false
-		default:
-			return nil, fmt.Errorf("%q: want on or off, got %q", a, val)
-		}
-	}
-	return m, nil
-}
-
-// sendRequest writes req for the target session and, with --wait, waits for
-// its answer. Without --wait it prints the request's id.
-func (e *env) sendRequest(c *cli.Context, req *request.Request) error {
-	wait := c.Generic("wait").(*waitValue)
-	dir, err := e.stateDir()
-	if err != nil {
-		return err
-	}
-	target, err := e.liveTarget(c, dir)
-	if err != nil {
-		return err
-	}
-	if _, err := request.Send(dir, target.Session, req); err != nil {
-		return fileError(c, err)
-	}
-	if !wait.set {
-		fmt.Fprintln(e.stdout, req.ID)
-		return nil
-	}
-	return e.awaitAnswer(c, dir, target.Session, req.ID, wait.d)
-}
-
-// awaitAnswer polls the session's status file until its lastRequest answers
-// id, the session ends, or d runs out. It uses timers, not the clock, so a
-// fixed test clock does not stop it.
-func (e *env) awaitAnswer(c *cli.Context, dir *status.Dir, session, id string, d time.Duration) error {
-	timeout := time.NewTimer(d)
-	defer timeout.Stop()
-	tick := time.NewTicker(waitPoll)
-	defer tick.Stop()
-	live := e.liveness()
-	for {
-		s, err := dir.Read(session)
-		switch {
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return fileError(c, err)
-		case err != nil || !live.Alive(s):
-			return errorf(c, exitNoSession, "session %s ended before it answered request %s", session, id)
-		case request.Answered(s.LastRequest, id):
-			fmt.Fprintln(e.stdout, render.Clean(oneLine(s.LastRequest.Message)))
-			if !s.LastRequest.OK {
-				return silent(exitNone)
-			}
+		wait := c.Generic("wait").(*waitValue)
+		if !wait.set {
+			fmt.Fprintln(e.stdout, req.ID)
 			return nil
 		}
-		select {
-		case <-timeout.C:
-			return errorf(c, exitTimeout, "no answer to request %s from session %s within %s", id, session, d)
-		case <-tick.C:
+		answer, err := request.Await(dir, s.Session, req.ID, e.liveness(), wait.d)
+		if err != nil {
+			return err
 		}
+		fmt.Fprintln(e.stdout, render.Clean(strings.Join(strings.Fields(answer.Message), " ")))
+		if !answer.OK {
+			return silent(exitNone)
+		}
+		return nil
 	}
 }
 
-// liveTarget finds the live session the request is for: --session, else
-// --terminal, else the session running in this terminal. Unlike the read
-// commands it looks only at the innermost terminal: an outer id (the WezTerm
-// pane around tmux) is shared by every tmux pane in it, and a switch must
-// not land on an agent in a neighbouring pane.
-func (e *env) liveTarget(c *cli.Context, dir *status.Dir) (*status.Status, error) {
+// requestTarget is the live session a request is for: --session, else
+// --terminal, else the session in this shell's innermost terminal.
+func requestTarget(c *cli.Context, e *env) (*status.Dir, *status.Status, error) {
 	session, term := c.String("session"), c.String("terminal")
 	if session != "" && term != "" {
-		return nil, usageError(c, "give --session or --terminal, not both")
+		return nil, nil, usageError(c, "give --session or --terminal, not both")
 	}
-	live := e.liveness()
-	if session != "" {
-		if err := dir.Check(status.SessionsDir); err != nil {
-			return nil, errorf(c, exitStateDir, "%v", err)
-		}
-		s, err := dir.Read(session)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fileError(c, err)
-		}
-		if err != nil || !live.Alive(s) {
-			return nil, errorf(c, exitNoSession, "no live session %s", session)
-		}
-		return s, nil
-	}
-	if term == "" {
-		t := terminal.Innermost(terminal.Detect(e.getenv))
-		if t == nil {
-			return nil, errorf(c, exitNoSession, "not in a terminal jig knows; give --session or --terminal")
-		}
-		term = t.ID
-	}
-	s, err := dir.ForTerminal(term, live)
-	if err != nil {
-		return nil, fileError(c, err)
-	}
-	if s == nil {
-		return nil, errorf(c, exitNoSession, "no live session in terminal %s", term)
-	}
-	return s, nil
-}
-
-// fileError maps a state-dir failure to its exit code.
-func fileError(c *cli.Context, err error) error {
-	return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+	return e.resolve(status.Target{Session: session, Terminal: term, Live: true}, "--session or --terminal")
 }
 
 func requestTakeCommand(e *env) *cli.Command {
@@ -250,55 +154,27 @@ func requestTakeCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			req, answer, err := request.Take(dir, session, e.now())
-			var bad *request.BadError
-			switch {
-			case errors.As(err, &bad):
-				if answer != nil {
-					if werr := e.writeAnswer(dir, session, answer); werr != nil {
-						return errorf(c, exitFailed, "%v; answering it: %v", bad, werr)
-					}
-				}
-				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
-			case err != nil:
-				return fileError(c, err)
+			req, err := request.TakeAnswering(dir, session, e.now())
+			if err != nil {
+				return err
 			}
-			return e.printRequest(c, req)
+			return printRequest(e.stdout, req)
 		},
 	}
 }
 
 // printRequest prints a request as JSON; none is exit 1, silently.
-func (e *env) printRequest(c *cli.Context, req *request.Request) error {
+func printRequest(w io.Writer, req *request.Request) error {
 	if req == nil {
 		return silent(exitNone)
 	}
 	data, err := request.Encode(req)
 	if err != nil {
-		return errorf(c, exitFailed, "%v", err)
+		return err
 	}
-	_, err = e.stdout.Write(data)
+	_, err = w.Write(data)
 	return err
 }
-
-// writeAnswer puts a bad request's answer into the session's status file,
-// through the status writer; a session without a status file gets none.
-func (e *env) writeAnswer(dir *status.Dir, session string, a *status.Answer) error {
-	_, err := dir.Update(session, e.now(), func(s *status.Status) (*status.Status, error) {
-		if s == nil {
-			return nil, errNoStatus
-		}
-		s.LastRequest = a
-		return s, nil
-	})
-	if errors.Is(err, errNoStatus) {
-		return nil
-	}
-	return err
-}
-
-// errNoStatus stops an update of a session that has no status file.
-var errNoStatus = errors.New("no status file")
 
 func requestHandleCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -316,69 +192,29 @@ func requestHandleCommand(e *env) *cli.Command {
 			if err := needSession(c, session); err != nil {
 				return err
 			}
-			have, err := readAvailable(e.stdin)
+			have, err := request.ReadAvailable(e.stdin)
 			if err != nil {
-				return errorf(c, exitBadInput, "stdin: %v", err)
+				return fmt.Errorf("stdin: %w", err)
 			}
 			dir, err := e.stateDir()
 			if err != nil {
 				return err
 			}
-			// The status file holds the kept switches and takes the answer:
-			// without it, the request stays waiting rather than be lost. The
-			// session's lock is held from reading the switches to writing
-			// the answer.
-			var out *request.Outcome
-			var bad *request.BadError
-			var takeErr error
-			_, err = dir.Update(session, e.now(), func(s *status.Status) (*status.Status, error) {
-				if s == nil {
-					return nil, errNoStatus
-				}
-				out, takeErr = request.Handle(dir, session, have, s.Switches, e.now())
-				if takeErr != nil && !errors.As(takeErr, &bad) {
-					return nil, takeErr
-				}
-				if out != nil {
-					s.Switches, s.LastRequest = out.Switches, &out.Answer
-				}
-				return s, nil
-			})
+			out, err := request.Decide(dir, session, have, e.now())
 			switch {
-			case errors.Is(err, errNoStatus):
-				return errorf(c, exitNoSession, "session %s has no status file; write it first", session)
 			case err != nil:
-				return fileError(c, err)
-			case out == nil && bad == nil:
+				return err
+			case out == nil:
 				return silent(exitNone)
-			}
-			if bad != nil {
-				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
 			}
 			data, err := json.Marshal(out)
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			fmt.Fprintf(e.stdout, "%s\n", data)
 			return nil
 		},
 	}
-}
-
-// readAvailable reads what the session has from stdin: one JSON object.
-func readAvailable(r io.Reader) (request.Available, error) {
-	var have request.Available
-	data, err := io.ReadAll(io.LimitReader(r, status.MaxFileSize+1))
-	if err != nil {
-		return have, err
-	}
-	if len(data) > status.MaxFileSize {
-		return have, fmt.Errorf("larger than %d bytes", status.MaxFileSize)
-	}
-	if err := json.Unmarshal(data, &have); err != nil {
-		return have, fmt.Errorf("want {\"tools\": [...], \"active\": [...], \"hidden\": [...], \"skills\": [...]}: %v", err)
-	}
-	return have, nil
 }
 
 func requestShowCommand(e *env) *cli.Command {
@@ -398,28 +234,19 @@ func requestShowCommand(e *env) *cli.Command {
 			}
 			session := c.String("session")
 			if session == "" || c.String("terminal") != "" {
-				s, err := e.liveTarget(c, dir)
-				if err != nil {
+				var s *status.Status
+				if dir, s, err = requestTarget(c, e); err != nil {
 					return err
 				}
 				session = s.Session
 			}
 			req, err := request.Pending(dir, session)
-			var bad *request.BadError
-			switch {
-			case errors.As(err, &bad):
-				return errorf(c, exitBadInput, "%v", oneLine(bad.Error()))
-			case err != nil:
-				return fileError(c, err)
+			if err != nil {
+				return err
 			}
-			return e.printRequest(c, req)
+			return printRequest(e.stdout, req)
 		},
 	}
-}
-
-// oneLine keeps a message on one line, for a status bar or a log.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // waitValue is --wait[=DURATION]: a bare --wait waits defaultWait.

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
+	"jig/status"
 )
 
 // sessionContextCommand draws what fills a session's context, as Pi's
@@ -18,7 +19,11 @@ func sessionContextCommand(e *env) *cli.Command {
 		Usage:     "draw what fills a session's context: a grid, each part, the tools, skills and files",
 		UsageText: "jig session context [ID]\n\nexample: jig session context 0190a7c2-5b1e-7c3d-9f00-4a1b2c3d4e5f",
 		Action: func(c *cli.Context) error {
-			s, err := e.findSession(c)
+			id, err := sessionArg(c)
+			if err != nil {
+				return err
+			}
+			_, s, err := e.resolve(status.Target{Session: id}, "a session ID")
 			if err != nil {
 				return err
 			}

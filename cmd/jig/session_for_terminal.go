@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
@@ -26,11 +24,7 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 			if c.NArg() != 1 || c.Args().First() == "" {
 				return usageError(c, "want one terminal ID, got %d arguments", c.NArg())
 			}
-			line, err := e.statusLineFor(c)
-			if err != nil {
-				return err
-			}
-			doc, err := e.docOutputFor(c)
+			out, err := e.printer(c, render.Output{Summary: e.stdoutTTY})
 			if err != nil {
 				return err
 			}
@@ -39,41 +33,29 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 				return err
 			}
 			id := c.Args().First()
-			if line.preset == "" && (doc != nil || e.wantsJSON(c)) {
+			if out.Raw() {
 				// The hot path of status bars: the file as it is, decoded no
 				// further than needed to pick it.
 				data, err := dir.ForTerminalRaw(id, e.liveness())
-				if err != nil {
-					return errorf(c, exitStateDir, "%v", err)
+				if err != nil || data == nil {
+					return noneFound(err)
 				}
-				if data == nil {
-					return silent(exitNone)
-				}
-				if doc == nil {
-					return writeDoc(e.stdout, data)
-				}
-				var b strings.Builder
-				if err := doc(&b, data); err != nil {
-					return err
-				}
-				return line.write(e.stdout, b.String())
+				return out.Doc(e.stdout, data)
 			}
 			s, err := dir.ForTerminal(id, e.liveness())
-			if err != nil {
-				return errorf(c, exitStateDir, "%v", err)
+			if err != nil || s == nil {
+				return noneFound(err)
 			}
-			if s == nil {
-				return silent(exitNone)
-			}
-			if line.preset == "" {
-				render.Summary(e.stdout, s, e.now())
-				return nil
-			}
-			var b strings.Builder
-			if err := render.Preset(&b, line.preset, s, line.opt); err != nil {
-				return errorf(c, exitFailed, "--preset: %v", err)
-			}
-			return line.write(e.stdout, b.String())
+			return out.Status(e.stdout, s)
 		},
 	}
+}
+
+// noneFound is a search's error, or exit 1 in silence when it found
+// nothing: a status line shows nothing.
+func noneFound(err error) error {
+	if err != nil {
+		return err
+	}
+	return silent(exitNone)
 }

@@ -3,15 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/fsnotify/fsnotify"
 
 	"jig/status"
 )
@@ -86,47 +85,18 @@ func (w *watchRun) exit(t *testing.T) int {
 
 func writeWatched(t *testing.T, dir *status.Dir, state string) {
 	t.Helper()
-	s := &status.Status{Schema: 1, Session: "w1", PID: os.Getpid(), State: state}
-	if _, err := dir.Write(s, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	writeWatchedTokens(t, dir, state, 0)
 }
 
-// One line per change, none while nothing changes, exit 0 when the file
-// goes; with inotify and with polling.
-func TestSessionWatch(t *testing.T) {
-	for _, mode := range []string{"inotify", "poll"} {
-		t.Run(mode, func(t *testing.T) {
-			if mode == "poll" {
-				old, oldPoll := newWatcher, watchPoll
-				newWatcher = func() (*fsnotify.Watcher, error) { return nil, errors.New("no inotify here") }
-				watchPoll = 50 * time.Millisecond
-				t.Cleanup(func() { newWatcher, watchPoll = old, oldPoll })
-			}
-			state := t.TempDir()
-			dir := &status.Dir{Root: state}
-			writeWatched(t, dir, status.Idle)
-			w := startWatch(t, state, "w1", "--json")
-			if l := w.next(t, "the first status"); !strings.HasPrefix(l, "{") || !strings.Contains(l, `"state":"idle"`) {
-				t.Fatalf("first line %q, want the status as one line of JSON", l)
-			}
-			writeWatched(t, dir, status.Busy)
-			if l := w.next(t, "the change to busy"); !strings.Contains(l, `"state":"busy"`) {
-				t.Fatalf("line %q, want busy", l)
-			}
-			writeWatched(t, dir, status.Busy) // the same status: the file is not rewritten
-			w.quiet(t, 300*time.Millisecond, "an unchanged status")
-			writeWatched(t, dir, status.Idle)
-			if l := w.next(t, "the change to idle"); !strings.Contains(l, `"state":"idle"`) {
-				t.Fatalf("line %q, want idle", l)
-			}
-			if err := dir.Remove("w1"); err != nil {
-				t.Fatal(err)
-			}
-			if code := w.exit(t); code != 0 || w.stderr.Len() > 0 {
-				t.Errorf("exit %d, stderr %q; want 0 and nothing when the session ends", code, w.stderr)
-			}
-		})
+// writeWatchedTokens writes w1's status with its context's token count.
+func writeWatchedTokens(t *testing.T, dir *status.Dir, state string, tokens int64) {
+	t.Helper()
+	s := &status.Status{Schema: 1, Session: "w1", PID: os.Getpid(), State: state}
+	if tokens > 0 {
+		s.Context.Tokens = &tokens
+	}
+	if _, err := dir.Write(s, time.Now()); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -142,28 +112,6 @@ func TestSessionWatchSignal(t *testing.T) {
 	syscall.Kill(os.Getpid(), syscall.SIGTERM)
 	if code := w.exit(t); code != 0 || w.stderr.Len() > 0 {
 		t.Errorf("exit %d, stderr %q after SIGTERM; want 0 and nothing", code, w.stderr)
-	}
-}
-
-// A session whose process is gone without removing its file has ended.
-func TestSessionWatchProcessGone(t *testing.T) {
-	old := watchLiveCheck
-	watchLiveCheck = 50 * time.Millisecond
-	t.Cleanup(func() { watchLiveCheck = old })
-	state := t.TempDir()
-	dir := &status.Dir{Root: state}
-	writeWatched(t, dir, status.Idle)
-	w := startWatch(t, state, "w1", "--json")
-	w.next(t, "the first status")
-	// the file now names a process that is not this one
-	data, _ := os.ReadFile(dir.SessionPath("w1"))
-	data = bytes.Replace(data, []byte(`"pidStart": "`), []byte(`"pidStart": "other-`), 1)
-	if err := status.WriteFileAtomic(dir.SessionPath("w1"), data); err != nil {
-		t.Fatal(err)
-	}
-	w.next(t, "the rewritten status")
-	if code := w.exit(t); code != 0 {
-		t.Errorf("exit %d, want 0 once the process is gone", code)
 	}
 }
 
@@ -190,5 +138,64 @@ func TestSessionWatchJQFormat(t *testing.T) {
 				t.Errorf("exit %d, stderr %q", code, w.stderr)
 			}
 		})
+	}
+}
+
+// A line only when what it prints changes (issue 23): five writes that
+// leave the state as it was print one "busy", not five; --json still
+// prints each change.
+func TestSessionWatchPrintsChanges(t *testing.T) {
+	state := t.TempDir()
+	dir := &status.Dir{Root: state}
+	writeWatched(t, dir, status.Busy)
+	jq := startWatch(t, state, "w1", "--jq", ".state")
+	js := startWatch(t, state, "w1", "--json")
+	if l := jq.next(t, "the first status"); l != "busy" {
+		t.Fatalf("first line %q, want busy", l)
+	}
+	js.next(t, "the first status")
+	for n := int64(1); n <= 5; n++ {
+		writeWatchedTokens(t, dir, status.Busy, n*1000)
+		if l := js.next(t, "a change of tokens"); !strings.Contains(l, fmt.Sprintf(`"tokens":%d`, n*1000)) {
+			t.Fatalf("--json line %q, want tokens %d", l, n*1000)
+		}
+	}
+	jq.quiet(t, 300*time.Millisecond, "writes that leave .state busy")
+	writeWatchedTokens(t, dir, status.Idle, 5000)
+	if l := jq.next(t, "the change to idle"); l != "idle" {
+		t.Fatalf("line %q, want idle", l)
+	}
+	if err := dir.Remove("w1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []*watchRun{jq, js} {
+		if code := w.exit(t); code != 0 || w.stderr.Len() > 0 {
+			t.Errorf("exit %d, stderr %q", code, w.stderr)
+		}
+	}
+}
+
+// The state dir moved away and made again (issue 22): watch follows the
+// new one, where the session's writer goes on, within its 2 s check.
+func TestSessionWatchStateDirReplaced(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	dir := &status.Dir{Root: state}
+	writeWatched(t, dir, status.Idle)
+	w := startWatch(t, state, "w1", "--jq", ".state")
+	if l := w.next(t, "the first status"); l != "idle" {
+		t.Fatalf("first line %q, want idle", l)
+	}
+	if err := os.Rename(state, state+".old"); err != nil {
+		t.Fatal(err)
+	}
+	writeWatched(t, dir, status.Busy) // the writer makes the state dir again
+	if l := w.next(t, "the status in the new state dir"); l != "busy" {
+		t.Fatalf("line %q, want busy", l)
+	}
+	if err := dir.Remove("w1"); err != nil {
+		t.Fatal(err)
+	}
+	if code := w.exit(t); code != 0 || w.stderr.Len() > 0 {
+		t.Errorf("exit %d, stderr %q", code, w.stderr)
 	}
 }

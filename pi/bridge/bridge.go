@@ -11,6 +11,7 @@ package bridge
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -170,6 +171,9 @@ type Bridge struct {
 
 	mu           sync.Mutex
 	out          io.Writer
+	w            writer.Writer                       // see writer
+	baseFn       func(*status.Status) *status.Status // base and edit, bound once
+	editFn       func(s, prev *status.Status) error
 	lastNotice   string
 	sessionState // what the session in progress has said
 }
@@ -191,7 +195,9 @@ type sessionState struct {
 	calls        []liveCall     // this process's calls, oldest first
 	callIndex    map[string]int
 	outputs      map[string]status.Output // path → created or changed, as the file was at tool_call
+	liveCWD      string                   // the cwd in live
 	sizes        []byte                   // the last ContextSizes, as one JSON object
+	contextSizes *ContextSizes            // the same, read
 	switches     status.Switches
 	answer       *status.Answer
 	pending      *request.Outcome // sent to the extension, not yet applied
@@ -216,7 +222,9 @@ func (st sessionState) clone() sessionState {
 
 // New makes a bridge writing into dir.
 func New(dir *status.Dir, now func() time.Time, getenv func(string) string, host string) *Bridge {
-	return &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, sessionState: newSessionState()}
+	b := &Bridge{Dir: dir, Now: now, Getenv: getenv, Host: host, sessionState: newSessionState()}
+	b.baseFn, b.editFn = b.base, b.edit
+	return b
 }
 
 // liveCall is a tool call as the extension saw it: what the transcript
@@ -351,6 +359,13 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 		if m.Run != nil {
 			b.run(*m.Run)
 		}
+		if bytes.Contains(m.Live, []byte(`"cwd"`)) {
+			var said struct {
+				CWD string `json:"cwd"`
+			}
+			json.Unmarshal(merged, &said) // a cwd of another type is refused with the line, at write
+			b.liveCWD = said.CWD
+		}
 		if m.Ready {
 			b.ready()
 		}
@@ -381,7 +396,11 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("bridge: context: %v", err)
 		}
-		b.sizes = merged
+		var sizes ContextSizes
+		if err := json.Unmarshal(merged, &sizes); err != nil {
+			return false, fmt.Errorf("bridge: context: %v", err)
+		}
+		b.sizes, b.contextSizes = merged, &sizes
 	case "applied":
 		if m.Applied != nil {
 			b.applied(*m.Applied)
@@ -528,12 +547,8 @@ func (b *Bridge) call(c CallEvent) {
 	switch c.Phase {
 	case "start":
 		if c.Path != "" {
-			var cwd string
-			if s, err := status.Decode(b.live); err == nil {
-				cwd = s.CWD
-			}
-			lc.path = transcript.ResolvePath(cwd, b.Getenv("HOME"), c.Path) // Pi's reading, the transcript's key
-			_, err := os.Stat(lc.path)                                      // a link to a file: the tool writes through it
+			lc.path = transcript.ResolvePath(b.liveCWD, b.Getenv("HOME"), c.Path) // Pi's reading, the transcript's key
+			_, err := os.Stat(lc.path)                                            // a link to a file: the tool writes through it
 			lc.existed = err == nil
 			b.send(Checked{Type: "checked", ID: c.ID})
 		}
@@ -623,7 +638,8 @@ func (b *Bridge) Status() (*status.Status, error) {
 
 // writer is the session's writer, in the bridge's environment (Pi's).
 func (b *Bridge) writer() *writer.Writer {
-	return &writer.Writer{Dir: b.Dir, Now: b.Now, Getenv: b.Getenv, Host: b.Host}
+	b.w.Dir, b.w.Now, b.w.Getenv, b.w.Host = b.Dir, b.Now, b.Getenv, b.Host // as they are now
+	return &b.w
 }
 
 // update is what the bridge knows of the session now, for the writer: what
@@ -635,13 +651,7 @@ func (b *Bridge) writer() *writer.Writer {
 func (b *Bridge) update() writer.Update {
 	agentDir, _ := pi.AgentDir(b.Getenv) // the bridge runs with Pi's environment
 	u := writer.Update{Session: b.session, PID: b.pid, Agent: status.AgentPi, AgentDir: agentDir, SessionFile: b.file,
-		Live: b.live, Outputs: b.liveOutputs(), Ticket: b.ticketWord(), Edit: b.edit,
-		Base: func(file *status.Status) *status.Status {
-			if file == nil || file.PID != b.pid {
-				return b.last
-			}
-			return file
-		}}
+		Live: b.live, Outputs: b.liveOutputs(), Ticket: b.ticketWord(), Edit: b.editFn, Base: b.baseFn}
 	b.derived = nil
 	if b.reader != nil {
 		u.Transcript = memoryTranscript{b}
@@ -649,9 +659,20 @@ func (b *Bridge) update() writer.Update {
 	return u
 }
 
+// base is what the bridge builds on: the file, unless it is an earlier
+// process's.
+func (b *Bridge) base(file *status.Status) *status.Status {
+	if file == nil || file.PID != b.pid {
+		return b.last
+	}
+	return file
+}
+
 // memoryTranscript is the session's transcript as the bridge reads it: one
 // reader kept in memory, so it needs no saved cursor.
 type memoryTranscript struct{ b *Bridge }
+
+func (memoryTranscript) Resident() {}
 
 func (t memoryTranscript) Derive([]byte) (*transcript.Derived, []byte, error) {
 	// Pi writes the transcript lazily: until its first reply there is none.
@@ -673,12 +694,8 @@ func (b *Bridge) edit(s, prev *status.Status) error {
 	}
 	b.addDecisions(s.Recent, ids)
 	s.ContextDetail = nil
-	if b.sizes != nil {
-		var c ContextSizes
-		if err := json.Unmarshal(b.sizes, &c); err != nil {
-			return err
-		}
-		s.ContextDetail = b.contextDetail(c, s.Context.Window)
+	if b.contextSizes != nil {
+		s.ContextDetail = b.contextDetail(*b.contextSizes, s.Context.Window)
 	}
 	s.Switches = overlaySwitches(prev, b.switches)
 	s.Attention = b.attention()
@@ -690,6 +707,9 @@ func (b *Bridge) edit(s, prev *status.Status) error {
 // liveOutputs is the outputs whose action only the live agent knows (the
 // file existed or not at tool_call).
 func (b *Bridge) liveOutputs() []status.Output {
+	if len(b.outputs) == 0 {
+		return nil
+	}
 	outs := make([]status.Output, 0, len(b.outputs))
 	for _, o := range b.outputs {
 		outs = append(outs, o)

@@ -101,8 +101,8 @@ func (b *Bridge) ticketWord() *writer.Ticket {
 // cwd is Pi's working folder: what Pi said live, else the bridge's own
 // (it runs where Pi does).
 func (b *Bridge) cwd() string {
-	if s, err := status.Decode(b.live); err == nil && s.CWD != "" {
-		return s.CWD
+	if b.liveCWD != "" {
+		return b.liveCWD
 	}
 	cwd, _ := os.Getwd()
 	return cwd

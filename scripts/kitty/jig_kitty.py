@@ -1,6 +1,7 @@
 # jig for kitty: a watcher kitty loads into its own process, so each kitty
-# window that runs an agent gets the agent's status line as its title (the
-# tab bar shows the focused window's): "● claude-sonnet-4-5 42% $1.23".
+# window that runs an agent gets the agent's project (its folder's name) and
+# status line as its title (the tab bar shows the focused window's), so
+# tabs of several agents stay apart: "jig ● claude-sonnet-4-5 42% $1.23".
 # kitty.conf needs one line, and no remote control (`jig install kitty`
 # prints it, --write adds it):
 #
@@ -15,7 +16,6 @@
 # gets its own title back; a title set by hand is left alone; a jig that
 # fails or takes over 2 s changes nothing.
 # Written against kitty 0.26's API (add_timer, the boss's window map).
-import json
 import os
 import subprocess
 import tempfile
@@ -27,6 +27,11 @@ JIG = 'jig'  # jig install kitty writes the absolute path of the jig it ran
 WIDTH = '40'  # the title's cells at most
 TIMEOUT = 2  # seconds a jig run may take before it is given up
 POLL = 0.05  # seconds between looks at a running jig
+# Each live session's kitty windows, one "window id<TAB>cwd" line each. A
+# template reads strings jig has cleaned: a control character in a cwd is
+# '?', so it cannot split a line or reach kitty's tab bar.
+WINDOWS = ('{{range .}}{{$cwd := .cwd}}{{range .terminals}}{{if eq .from "KITTY_WINDOW_ID"}}'
+           '{{.id}}\t{{with $cwd}}{{.}}{{end}}\n{{end}}{{end}}{{end}}')
 
 
 def _state_dir():
@@ -84,30 +89,26 @@ def _round(window_ids):
     # None when that is not known.
     if not _any_session():
         return set(), {}
-    run = _Run('session', 'list', '--json')
+    run = _Run('session', 'list', '--format', WINDOWS)
     while not run.done():
         yield
     out = run.output()
-    try:
-        sessions = json.loads(out) if out is not None else None
-    except ValueError:
-        sessions = None
-    if not isinstance(sessions, list):
+    if out is None:
         return None
-    ids = set()
-    for s in sessions:
-        for t in (s.get('terminals') or []) if isinstance(s, dict) else []:
-            if isinstance(t, dict) and t.get('from') == 'KITTY_WINDOW_ID' and t.get('id') in window_ids:
-                ids.add(t['id'])
-    runs = {wid: _Run('session', 'for-terminal', wid, '--preset', 'plain', '--max-width', WIDTH) for wid in ids}
+    projects = {}
+    for line in out.split('\n'):
+        wid, _, cwd = line.partition('\t')
+        if wid in window_ids:  # newest first: a window's newest session names it
+            projects.setdefault(wid, os.path.basename(cwd.rstrip('/')))
+    runs = {wid: _Run('session', 'for-terminal', wid, '--preset', 'plain', '--max-width', WIDTH) for wid in projects}
     while not all([r.done() for r in runs.values()]):
         yield
     titles = {}
     for wid, r in runs.items():
         line = (r.output() or '').strip()
         if line:
-            titles[wid] = line
-    return ids, titles
+            titles[wid] = (projects[wid] + ' ' + line).strip()
+    return set(projects), titles
 
 
 class _Watcher:

@@ -10,6 +10,8 @@
 # Every #{jig_status} in status-left and status-right becomes the segment of
 # the focused pane (a #() job running jig with the pane's id). With no
 # #{jig_status} in either, the segment goes in front of status-right.
+# Running it again replaces the segment it placed (remembered in
+# @jig-job-status-left, -status-right, -pane-border-format), never adds one.
 # Options, set before the plugin runs:
 #   @jig-bin          the jig to run (default: jig on tmux's PATH)
 #   @jig-max-width    cells for the segment (default 40)
@@ -56,26 +58,47 @@ glyph_job() {
 	printf '#(%s session for-terminal "#{pane_id}" --preset glyph)' "$(quote "$jig")"
 }
 
+# replace OLD NEW: the lines on stdin with every OLD turned into NEW
+# (index/substr, not gsub: a path or format may hold & or \).
+replace() {
+	OLD="$1" NEW="$2" awk 'BEGIN { old = ENVIRON["OLD"]; new = ENVIRON["NEW"] }
+	{ out = ""; line = $0
+	  while ((i = index(line, old)) > 0) { out = out substr(line, 1, i - 1) new; line = substr(line, i + length(old)) }
+	  print out line }'
+}
+
+# tokens OPTION TOKEN: the option's value with the job an earlier run put
+# there (kept in @jig-job-OPTION) turned back into TOKEN (#{jig_status},
+# #{jig_glyph}), so running the plugin again (TPM's prefix I, a reloaded
+# tmux.conf) replaces jig's segment, with the options as they are now,
+# instead of adding another.
+tokens() {
+	value=$(opt "$1")
+	earlier=$(opt "@jig-job-$1")
+	if [ -n "$earlier" ]; then
+		printf '%s\n' "$value" | replace "$earlier" "$2"
+	else
+		printf '%s\n' "$value"
+	fi
+}
+
 # interpolate OPTION WIDTH [TOKEN JOB]: every TOKEN (#{jig_status}) in the
 # option becomes the job (the status job of WIDTH cells).
 interpolate() {
-	value=$(opt "$1")
 	tok=${3:-'#{jig_status}'}
+	value=$(tokens "$1" "$tok")
 	case "$value" in *"$tok"*) ;; *) return 1 ;; esac
 	seg=${4:-$(job "$2")}
-	# index/substr, not gsub: a path or format may hold & or \.
-	new=$(printf '%s\n' "$value" | SEG="$seg" TOK="$tok" awk 'BEGIN { seg = ENVIRON["SEG"]; tok = ENVIRON["TOK"] }
-	{ out = ""; line = $0
-	  while ((i = index(line, tok)) > 0) { out = out substr(line, 1, i - 1) seg; line = substr(line, i + length(tok)) }
-	  print out line }')
-	tmux set-option -g "$1" "$new"
+	tmux set-option -g "$1" "$(printf '%s\n' "$value" | replace "$tok" "$seg")"
+	tmux set-option -g "@jig-job-$1" "$seg"
 }
 
 placed=0
 interpolate status-left "$width" && placed=1
 interpolate status-right "$width" && placed=1
 if [ "$placed" = 0 ]; then
-	tmux set-option -g status-right "$(job "$width") $(opt status-right)"
+	tmux set-option -g status-right "#{jig_status} $(opt status-right)"
+	interpolate status-right "$width"
 fi
 # jig's segment is read every status-interval seconds: at most 2.
 [ "$(opt status-interval)" -gt 2 ] 2>/dev/null && tmux set-option -g status-interval 2
@@ -83,7 +106,7 @@ len=$(opt status-right-length)
 [ "${len:-0}" -lt $((width + 20)) ] 2>/dev/null && tmux set-option -g status-right-length $((width + 20))
 
 if [ "$(opt @jig-pane-border)" = on ]; then
-	case "$(opt pane-border-format)" in
+	case "$(tokens pane-border-format '#{jig_status}')" in
 	*'#{jig_status}'*) ;;
 	*) tmux set-option -g pane-border-format ' #{pane_index} #{jig_status} ' ;;
 	esac
@@ -93,7 +116,7 @@ fi
 
 for option in window-status-format window-status-current-format; do
 	if [ "$(opt @jig-window-glyph)" = on ]; then
-		case "$(opt "$option")" in
+		case "$(tokens "$option" '#{jig_glyph}')" in
 		*'#{jig_glyph}'*) ;;
 		*) tmux set-option -g "$option" "$(opt "$option")#{jig_glyph}" ;;
 		esac

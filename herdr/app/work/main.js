@@ -303,7 +303,8 @@ function workLines(s, now) {
   l.push(...outputLines(s, outputs, now));
 
   const recent = s.recent || [];
-  l.push("", "recent calls");
+  // The decision column's label stands over it, as in panel/panel.go.
+  l.push("", recent.length === 0 ? "recent calls" : "recent calls              decision");
   if (recent.length === 0) l.push("  none yet");
   for (let i = 0; i < recent.length; i++) {
     if (i === MAX_RECENT) {

@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func TestDemoLinesMoveTheTranscript(t *testing.T) {
 	root := t.TempDir()
 	project := filepath.Join(root, "project")
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	header, lines, err := demoLines(project, now)
+	header, lines, err := Lines(project, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestDemoLinesMoveTheTranscript(t *testing.T) {
 		t.Errorf("header cwd %q at %q", header.CWD, header.Timestamp)
 	}
 	var orig transcript.Header
-	if err := jsonFirstLine(demoTranscript, &orig); err != nil {
+	if err := jsonFirstLine(Recorded, &orig); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(root, "s.jsonl")

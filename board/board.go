@@ -1,0 +1,83 @@
+package board
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"jig/status"
+)
+
+// Board gathers the rows of this machine and of the remote hosts. A host
+// is asked in its own goroutine and never holds up the others: a host that
+// has not answered within HostTimeout shows as one row saying so.
+type Board struct {
+	Dir   *status.Dir // this machine's state dir; nil: no local rows
+	Live  status.Liveness
+	Host  string // this machine's name
+	Hosts []string
+	SSH   SSH
+}
+
+// Gather is every row, local first in no order (Sort orders them), with a
+// placeholder row for each host that gave none.
+func (b *Board) Gather(ctx context.Context) ([]Row, error) {
+	remote := make([][]Row, len(b.Hosts))
+	var wg sync.WaitGroup
+	for i, h := range b.Hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			remote[i] = b.HostRows(ctx, h)
+		}()
+	}
+	local, _, err := b.LocalRows()
+	wg.Wait()
+	for _, rows := range remote {
+		local = append(local, rows...)
+	}
+	Sort(local)
+	return local, err
+}
+
+// LocalRows is this machine's live sessions, and their heads.
+func (b *Board) LocalRows() ([]Row, []*status.Head, error) {
+	if b.Dir == nil {
+		return nil, nil, nil
+	}
+	return Local(b.Dir, b.Live.Memo(), b.Host)
+}
+
+// HostRows is one remote host's rows, or its placeholder row.
+func (b *Board) HostRows(ctx context.Context, host string) []Row {
+	rows, err := b.SSH.Remote(ctx, host)
+	if err != nil {
+		return []Row{Down(host, err)}
+	}
+	return rows
+}
+
+// Find is the row of session id, else of the one session whose id starts
+// with it.
+func Find(rows []Row, id string) (Row, error) {
+	var found []Row
+	for _, r := range rows {
+		if r.Err != "" {
+			continue
+		}
+		if r.Session == id {
+			return r, nil
+		}
+		if strings.HasPrefix(r.Session, id) {
+			found = append(found, r)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return Row{}, fmt.Errorf("%s: no live session has that id", id)
+	}
+	return Row{}, fmt.Errorf("%s: %d sessions start with it; give more of the id", id, len(found))
+}

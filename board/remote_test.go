@@ -1,0 +1,149 @@
+package board_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"jig/board"
+	"jig/internal/sshtest"
+	"jig/internal/testsrc"
+)
+
+func TestMain(m *testing.M) { testsrc.Main(m) }
+
+// agent is a process standing in for a live agent: the sessions name it as
+// theirs, so every reader takes them for live.
+func agent(t *testing.T) int {
+	cmd := exec.Command("sleep", "300")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+func stateDir(t *testing.T) string {
+	d := filepath.Join(t.TempDir(), "state")
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// jigIn runs jig with the state dir given and returns its stdout.
+func jigIn(t *testing.T, jig, state, stdin string, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(jig, args...)
+	cmd.Env = append(append(os.Environ(), "JIG_STATE_DIR="+state, "TMUX=", "TMUX_PANE=", "HC_TERMINAL_ID=",
+		"HERDR_PANE_ID=", "KITTY_WINDOW_ID=", "WEZTERM_PANE="), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Logf("jig %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), err
+}
+
+func rowsOf(t *testing.T, out string) map[string]board.Row {
+	t.Helper()
+	var rows []board.Row
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	m := map[string]board.Row{}
+	for _, r := range rows {
+		m[r.Host+"/"+r.Session] = r
+	}
+	return m
+}
+
+// TestBoardOverSSH: a real sshd on 127.0.0.1 stands for another machine
+// whose jig has its own state dir. Its rows come with their host, a request
+// reaches its session and is answered, and once sshd stops the host shows
+// as down within the host timeout while the local rows stay.
+func TestBoardOverSSH(t *testing.T) {
+	jig := testsrc.Jig(t)
+	local, remote := stateDir(t), stateDir(t)
+	srv := sshtest.Start(t, "devbox", "JIG_STATE_DIR="+remote, "PATH="+filepath.Dir(jig)+":/usr/bin:/bin")
+	pid := strconv.Itoa(agent(t))
+	if _, err := jigIn(t, jig, local, `{"state":"busy"}`, nil, "session", "write", "--session", "here-1", "--pid", pid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jigIn(t, jig, remote, `{"state":"idle","model":{"provider":"p","id":"m","name":"Remote Model"}}`, nil,
+		"session", "write", "--session", "there-1", "--pid", pid); err != nil {
+		t.Fatal(err)
+	}
+	sshEnv := []string{"JIG_SSH=" + srv.SSHCommand()}
+	out, err := jigIn(t, jig, local, "", sshEnv, "board", "--json", "--host", "devbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := rowsOf(t, out)
+	host, _ := os.Hostname()
+	here, there := rows[host+"/here-1"], rows["devbox/there-1"]
+	if !here.Local || here.State != "busy" {
+		t.Errorf("local row %+v in %s", here, out)
+	}
+	if there.Local || there.Model != "Remote Model" || there.State != "idle" {
+		t.Errorf("remote row %+v in %s", there, out)
+	}
+
+	steer := board.Steer{SSH: board.SSH{Command: srv.SSHCommand()}, Now: time.Now}
+	if err := steer.SwitchTool(context.Background(), there, "bash", false); err != nil {
+		t.Fatal(err)
+	}
+	// the remote session takes the request, as its agent's hook would
+	answer, err := jigIn(t, jig, remote, `{"tools":["bash","read"],"active":["bash","read"],"hidden":[],"skills":[]}`, nil,
+		"request", "handle", "--session", "there-1")
+	if err != nil || !strings.Contains(answer, `"bash":false`) {
+		t.Fatalf("the remote session got no request: %s %v", answer, err)
+	}
+	out, _ = jigIn(t, jig, local, "", sshEnv, "board", "--json", "--host", "devbox")
+	if r := rowsOf(t, out)["devbox/there-1"]; len(r.Tools) != 1 || r.Tools[0] != (board.ToolName{Name: "bash", Off: true}) {
+		t.Errorf("after the request the remote row's tools are %+v", r.Tools)
+	}
+
+	srv.Stop()
+	start := time.Now()
+	out, err = jigIn(t, jig, local, "", sshEnv, "board", "--json", "--host", "devbox")
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = rowsOf(t, out)
+	if rows[host+"/here-1"].Session == "" {
+		t.Errorf("the local row went with the host: %s", out)
+	}
+	if down := rows["devbox/"]; down.Err == "" {
+		t.Errorf("the stopped host is not shown down: %s", out)
+	}
+	if took > board.HostTimeout+3*time.Second {
+		t.Errorf("a down host held the board up for %v", took)
+	}
+}
+
+// TestSlowHostNeverHoldsUpTheBoard: a host whose ssh never answers is cut
+// off at the host timeout, its whole process group with it.
+func TestSlowHostNeverHoldsUpTheBoard(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "slow-ssh")
+	os.WriteFile(script, []byte("#!/bin/sh\nsleep 30 &\nsleep 30\n"), 0o755)
+	s := board.SSH{Command: script, Timeout: 300 * time.Millisecond}
+	start := time.Now()
+	_, err := s.Remote(context.Background(), "devbox")
+	if err == nil || !strings.Contains(err.Error(), "no answer within") {
+		t.Errorf("err %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v", took)
+	}
+}

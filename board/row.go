@@ -1,0 +1,272 @@
+// Package board is every live agent session on this machine and on the
+// hosts the user names, one row each, attention first: what `jig board`
+// shows, jumps to and steers. A remote host needs only ssh and jig: its rows
+// are what `jig session list --json` prints there.
+package board
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Row is one session on the board.
+type Row struct {
+	Host      string     `json:"host"`  // the machine it runs on
+	Local     bool       `json:"local"` // on this machine
+	Session   string     `json:"session"`
+	Agent     string     `json:"agent"`
+	Project   string     `json:"project"` // ticket key, else repository or folder name
+	Model     string     `json:"model"`
+	State     string     `json:"state"`            // busy or idle
+	Attention string     `json:"attention"`        // what waits for the person: permission, question, error; "" when nothing
+	Tool      string     `json:"tool,omitempty"`   // the tool a permission waits on
+	Context   *float64   `json:"contextPercent"`   // share of the window in use
+	Cost      *float64   `json:"cost"`             // dollars
+	RateLimit *float64   `json:"rateLimitPercent"` // the 5-hour limit's use, when the agent says it
+	Since     time.Time  `json:"since"`            // when the session entered this state
+	Updated   time.Time  `json:"updatedAt"`        // its file's last change
+	Terminal  *Terminal  `json:"terminal"`         // where to jump; nil when unknown
+	Tools     []ToolName `json:"tools"`            // what `t` offers
+	Err       string     `json:"error,omitempty"`  // set on a host's placeholder row: why it has no rows
+}
+
+// Terminal is where a session runs, as its innermost host names it.
+type Terminal struct {
+	From     string `json:"from"` // the variable that named it: TMUX_PANE, WEZTERM_PANE, …
+	ID       string `json:"id"`
+	Instance string `json:"instance,omitempty"` // which server of that host: tmux's socket, …
+}
+
+// ToolName is one of the session's tools and whether a request turned it off.
+type ToolName struct {
+	Name string `json:"name"`
+	Off  bool   `json:"off"`
+}
+
+// file is what the board reads of a status file: the contract's fields it
+// shows, decoded the same way for a local file and a remote host's listing.
+type file struct {
+	Session      string  `json:"session"`
+	Host         string  `json:"host"`
+	CWD          string  `json:"cwd"`
+	Agent        string  `json:"agent"`
+	Terminal     *string `json:"terminal"`
+	TerminalFrom *string `json:"terminalFrom"`
+	Terminals    []struct {
+		From     string `json:"from"`
+		ID       string `json:"id"`
+		Instance string `json:"instance"`
+	} `json:"terminals"`
+	Model *struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"model"`
+	State   string `json:"state"`
+	Context struct {
+		Percent *float64 `json:"percent"`
+	} `json:"context"`
+	Usage struct {
+		Cost *float64 `json:"cost"`
+	} `json:"usage"`
+	Ticket *struct {
+		Key string `json:"key"`
+	} `json:"ticket"`
+	Attention *struct {
+		Kind  string    `json:"kind"`
+		Since time.Time `json:"since"`
+		Tool  string    `json:"tool"`
+	} `json:"attention"`
+	RateLimits *struct {
+		FiveHour *struct {
+			UsedPercent *float64 `json:"usedPercent"`
+		} `json:"fiveHour"`
+	} `json:"rateLimits"`
+	StateSince *time.Time `json:"stateSince"`
+	Outputs    []struct {
+		Repo *string `json:"repo"`
+	} `json:"outputs"`
+	Switches struct {
+		Tools map[string]bool `json:"tools"`
+	} `json:"switches"`
+	ContextDetail *struct {
+		Tools []struct {
+			Name string `json:"name"`
+			Off  bool   `json:"off"`
+		} `json:"tools"`
+	} `json:"contextDetail"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// rowOf is the row a status file's JSON gives; repo names the git work
+// tree holding a folder of this machine ("" when none or unknown).
+func rowOf(data []byte, repo func(dir string) string) (Row, error) {
+	var f file
+	if err := json.Unmarshal(slim(data), &f); err != nil {
+		return Row{}, err
+	}
+	r := Row{
+		Host: f.Host, Session: f.Session, Agent: f.Agent, State: f.State,
+		Context: f.Context.Percent, Cost: f.Usage.Cost, Updated: f.UpdatedAt, Since: f.UpdatedAt,
+		Project: project(f, repo),
+	}
+	if f.Model != nil {
+		r.Model = f.Model.Name
+		if r.Model == "" {
+			r.Model = f.Model.ID
+		}
+	}
+	if f.StateSince != nil && !f.StateSince.IsZero() {
+		r.Since = *f.StateSince
+	}
+	if a := f.Attention; a != nil && a.Kind != "" {
+		r.Attention, r.Tool = a.Kind, a.Tool
+		if !a.Since.IsZero() {
+			r.Since = a.Since
+		}
+	}
+	if l := f.RateLimits; l != nil && l.FiveHour != nil {
+		r.RateLimit = l.FiveHour.UsedPercent
+	}
+	r.Terminal = terminalOf(f)
+	r.Tools = toolsOf(f)
+	return r, nil
+}
+
+// heavy are the fields of a status file the board has no use for, which
+// make up most of its bytes.
+var heavy = map[string]bool{"outputs": true, "recent": true, "workflow": true, "lastRequest": true}
+
+// slim is a status file without its heavy fields, when it is laid out as
+// jig writes it (each top-level key on a line of its own, two spaces in: a
+// string holds no raw newline, deeper keys are indented further); else the
+// file as it is. Decoding 500 files whole would cost the board ten times
+// what listing them does.
+func slim(data []byte) []byte {
+	sep := []byte(",\n  \"")
+	body, ok := bytes.CutSuffix(bytes.TrimRight(data, " \n"), []byte("\n}"))
+	if !ok || !bytes.HasPrefix(body, []byte("{\n  \"")) {
+		return data
+	}
+	out := make([]byte, 0, 2048)
+	out = append(out, '{')
+	for rest := body[2:]; len(rest) > 0; { // from the first key's line
+		field := rest
+		if end := bytes.Index(rest, sep); end >= 0 {
+			field, rest = rest[:end], rest[end+1:]
+		} else {
+			rest = nil
+		}
+		key, _, _ := bytes.Cut(bytes.TrimLeft(field, "\n "), []byte(`":`))
+		if heavy[string(bytes.TrimPrefix(key, []byte(`"`)))] {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, field...)
+	}
+	return append(out, '}')
+}
+
+// project is the ticket's key, else the name of the repository holding the
+// working folder (or of one the session wrote in), else the folder's name.
+func project(f file, repo func(dir string) string) string {
+	if f.Ticket != nil && f.Ticket.Key != "" {
+		return f.Ticket.Key
+	}
+	if repo != nil && f.CWD != "" {
+		if root := repo(f.CWD); root != "" {
+			return filepath.Base(root)
+		}
+	}
+	for _, o := range f.Outputs {
+		if o.Repo != nil && *o.Repo != "" {
+			return filepath.Base(*o.Repo)
+		}
+	}
+	if f.CWD == "" {
+		return ""
+	}
+	return filepath.Base(f.CWD)
+}
+
+// terminalOf is the terminal the file names, with its host instance when
+// the writer recorded one.
+func terminalOf(f file) *Terminal {
+	if f.Terminal == nil || *f.Terminal == "" {
+		return nil
+	}
+	t := &Terminal{ID: *f.Terminal}
+	if f.TerminalFrom != nil {
+		t.From = *f.TerminalFrom
+	}
+	for _, x := range f.Terminals {
+		if x.ID == t.ID && x.From == t.From {
+			t.Instance = x.Instance
+			break
+		}
+	}
+	return t
+}
+
+// toolsOf is the session's tools, by name, with the ones a request turned
+// off marked: the context detail's list where the agent gives one, else the
+// switches alone.
+func toolsOf(f file) []ToolName {
+	out := []ToolName{}
+	seen := map[string]bool{}
+	if f.ContextDetail != nil {
+		for _, t := range f.ContextDetail.Tools {
+			if t.Name == "" || seen[t.Name] {
+				continue
+			}
+			seen[t.Name] = true
+			off := t.Off
+			if on, ok := f.Switches.Tools[t.Name]; ok {
+				off = !on
+			}
+			out = append(out, ToolName{Name: t.Name, Off: off})
+		}
+	}
+	for name, on := range f.Switches.Tools {
+		if !seen[name] {
+			out = append(out, ToolName{Name: name, Off: !on})
+		}
+	}
+	slices.SortFunc(out, func(a, b ToolName) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// rank orders states: what waits for the person, then busy, then idle.
+func rank(r Row) int {
+	switch {
+	case r.Err != "":
+		return 3
+	case r.Attention != "":
+		return 0
+	case r.State == "busy":
+		return 1
+	}
+	return 2
+}
+
+// Sort orders rows attention › busy › idle, then the newest change first;
+// a host's placeholder row goes last.
+func Sort(rows []Row) {
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Host, b.Host); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Session, b.Session)
+	})
+}

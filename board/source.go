@@ -1,0 +1,175 @@
+package board
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"jig/status"
+	"jig/transcript"
+)
+
+// HostTimeout is how long a remote host may take to list its sessions
+// before the board shows it as slow and goes on without it.
+const HostTimeout = 2 * time.Second
+
+// maxListing bounds what a remote host may print: far more than any real
+// listing, far less than the machine.
+const maxListing = 64 << 20
+
+// Local is the live sessions of this machine's state dir, and their heads
+// (for checking, later, that their processes still run).
+func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status.Head, error) {
+	heads, err := dir.List(false, live, nil) // a file that cannot be read is not a row
+	if err != nil {
+		return nil, nil, err
+	}
+	repos := transcript.NewRepoFinder()
+	repo := func(d string) string {
+		if r := repos.Repo(d + "/."); r != nil {
+			return *r
+		}
+		return ""
+	}
+	rows := make([]Row, 0, len(heads))
+	kept := heads[:0]
+	var buf []byte
+	for _, h := range heads {
+		data, err := dir.ReadRaw(h.Name, buf)
+		buf = data
+		if err != nil {
+			continue // ended since the listing
+		}
+		r, err := rowOf(data, repo)
+		if err != nil {
+			continue
+		}
+		r.Local = true
+		if r.Host == "" {
+			r.Host = host
+		}
+		rows = append(rows, r)
+		kept = append(kept, h)
+	}
+	return rows, kept, nil
+}
+
+// SSH runs jig on other machines: Command is the ssh command as the user
+// gave it (${JIG_SSH:-ssh}, a shell word list such as `ssh -F cfg`, as git
+// reads GIT_SSH_COMMAND).
+type SSH struct {
+	Command string
+	Timeout time.Duration // 0: HostTimeout
+}
+
+// Run runs jig with args on host and returns what it printed. The command
+// line is quoted for the remote shell; nothing but jig runs there.
+func (s SSH) Run(ctx context.Context, host string, args ...string) ([]byte, error) {
+	timeout := s.Timeout
+	if timeout == 0 {
+		timeout = HostTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ssh := s.Command
+	if strings.TrimSpace(ssh) == "" {
+		ssh = "ssh"
+	}
+	remote := "jig"
+	for _, a := range args {
+		remote += " " + shellQuote(a)
+	}
+	// `--` ends ssh's options: a host named -oProxyCommand=… is a host.
+	cmd := exec.Command("sh", "-c", ssh+` -- "$@"`, "jig-ssh", host, remote)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out, stderr bytes.Buffer
+	cmd.Stdout = &limitWriter{w: &out, n: maxListing}
+	cmd.Stderr = &limitWriter{w: &stderr, n: 4 << 10}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return nil, remoteError(err, stderr.String())
+		}
+		return out.Bytes(), nil
+	case <-ctx.Done():
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ssh and the shell around it
+		<-done
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("no answer within %v", timeout)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// remoteError is ssh's or the remote jig's last line of complaint.
+func remoteError(err error, stderr string) error {
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if last := strings.TrimSpace(lines[len(lines)-1]); last != "" {
+		return errors.New(last)
+	}
+	return err
+}
+
+// Remote is the live sessions of host, as its own jig lists them.
+func (s SSH) Remote(ctx context.Context, host string) ([]Row, error) {
+	data, err := s.Run(ctx, host, "session", "list", "--json")
+	if err != nil {
+		return nil, err
+	}
+	var docs []json.RawMessage
+	if err := json.Unmarshal(data, &docs); err != nil {
+		return nil, fmt.Errorf("jig there printed no session list: %v", err)
+	}
+	rows := make([]Row, 0, len(docs))
+	for _, d := range docs {
+		r, err := rowOf(d, nil) // its folders are not this machine's
+		if err != nil {
+			continue
+		}
+		r.Host = host // the name the user reaches it by
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// Down is the placeholder row of a host that gave no rows.
+func Down(host string, err error) Row {
+	return Row{Host: host, Err: err.Error()}
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:%@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// limitWriter keeps the first n bytes and fails past them, which ends the
+// program writing.
+type limitWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if len(p) > l.n {
+		l.w.Write(p[:l.n])
+		l.n = 0
+		return 0, errors.New("more output than a session list holds")
+	}
+	l.n -= len(p)
+	return l.w.Write(p)
+}

@@ -1,0 +1,120 @@
+package board_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"jig/internal/pitest"
+	"jig/internal/testsrc"
+)
+
+// tmuxBoard is a real tmux server with two tmux sessions of two panes each,
+// a client attached to the first, and three live agent sessions in three
+// of the panes: one waits for the person, one is busy, one idle.
+type tmuxBoard struct {
+	tmux   *testsrc.Tmux
+	socket string
+	state  string
+	jig    string
+	ids    map[string]string // state → session id
+	panes  map[string]string // state → pane id
+}
+
+func newTmuxBoard(t *testing.T) *tmuxBoard {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		pitest.Missing(t, "no tmux")
+	}
+	b := &tmuxBoard{jig: testsrc.Jig(t), state: stateDir(t), ids: map[string]string{}, panes: map[string]string{}}
+	env := append(os.Environ(), "JIG_STATE_DIR="+b.state)
+	b.tmux = testsrc.NewTmux(t, "board", env)
+	b.tmux.Run("new-session", "-d", "-s", "one", "-x", "160", "-y", "40")
+	b.tmux.Run("split-window", "-t", "one")
+	b.tmux.Run("new-session", "-d", "-s", "two", "-x", "160", "-y", "40")
+	b.tmux.Run("split-window", "-t", "two")
+	b.socket = b.tmux.Run("display", "-p", "-t", "one", "#{socket_path}")
+	panes := strings.Fields(b.tmux.Run("list-panes", "-a", "-F", "#{pane_id}"))
+	if len(panes) != 4 {
+		t.Fatalf("panes %v", panes)
+	}
+	b.tmux.Attach("one")
+	pid := agent(t)
+	host, _ := os.Hostname()
+	now := time.Now().UTC()
+	for i, s := range []struct{ state, project, extra string }{
+		{"idle", "alpha", ``},
+		{"busy", "beta", ``},
+		{"waiting", "gamma", `,"attention":{"kind":"permission","since":"` + now.Format(time.RFC3339Nano) + `","tool":"Bash"}`},
+	} {
+		id := s.state + "-0190a" + string(rune('a'+i))
+		pane := panes[i+1] // %1 in "one"; %2 and %3 in "two"
+		cwd := filepath.Join(t.TempDir(), s.project)
+		os.Mkdir(cwd, 0o755)
+		state := s.state
+		if state == "waiting" {
+			state = "busy"
+		}
+		doc := `{"schema":1,"session":"` + id + `","pid":` + itoa(pid) + `,"host":"` + host + `","cwd":"` + cwd +
+			`","terminal":"` + pane + `","terminalFrom":"TMUX_PANE","terminals":[{"from":"TMUX_PANE","id":"` + pane +
+			`","instance":"` + b.socket + `"}],"agent":"pi","agentDir":"","sessionFile":null,` +
+			`"model":{"provider":"p","id":"m","name":"Mock"},"thinking":null,"state":"` + state + `",` +
+			`"context":{"tokens":null,"window":null,"percent":null},"usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"cost":null},` +
+			`"tools":{"active":2,"total":2},"switches":{"tools":{},"skills":{}},"ticket":null,"workflow":null,"outputs":[],"recent":[],` +
+			`"contextDetail":{"window":null,"tokens":0,"parts":[],"tools":[{"name":"bash","tokens":1},{"name":"read","tokens":1}],"skills":[],"files":[]},` +
+			`"lastRequest":null` + s.extra + `,"startedAt":"` + now.Add(time.Duration(i)*time.Second).Format(time.RFC3339Nano) +
+			`","updatedAt":"` + now.Add(time.Duration(i)*time.Second).Format(time.RFC3339Nano) + `"}`
+		if !json.Valid([]byte(doc)) {
+			t.Fatalf("bad test document %s", doc)
+		}
+		os.MkdirAll(filepath.Join(b.state, "sessions"), 0o700)
+		if err := os.WriteFile(filepath.Join(b.state, "sessions", id+".json"), []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b.ids[s.state], b.panes[s.state] = id, pane
+	}
+	return b
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// current is the pane the attached client shows.
+func (b *tmuxBoard) current() string {
+	return b.tmux.Run("display", "-p", "#{client_session} #{pane_id}")
+}
+
+func TestBoardInTmuxListsInOrderAndJumps(t *testing.T) {
+	b := newTmuxBoard(t)
+	out, err := jigIn(t, b.jig, b.state, "", []string{"COLUMNS=200"}, "board", "--once")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("want a header and three rows:\n%s", out)
+	}
+	for i, want := range []string{"gamma", "beta", "alpha"} {
+		if !strings.Contains(lines[i+1], want) {
+			t.Errorf("row %d is not %s:\n%s", i+1, want, out)
+		}
+	}
+	if !strings.HasPrefix(lines[1], "!") || !strings.Contains(lines[1], "asks: Bash") {
+		t.Errorf("the waiting session does not say what waits: %q", lines[1])
+	}
+
+	if got := b.current(); got != "one %1" && got != "one %0" {
+		t.Fatalf("the client starts in one: %q", got)
+	}
+	if _, err := jigIn(t, b.jig, b.state, "", nil, "board", "--jump", b.ids["waiting"][:9]); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.current(); got != "two "+b.panes["waiting"] {
+		t.Errorf("after --jump the client shows %q, want two %s", got, b.panes["waiting"])
+	}
+	if _, err := jigIn(t, b.jig, b.state, "", nil, "board", "--jump", "nosuch"); err == nil {
+		t.Error("--jump to no session must fail")
+	}
+}

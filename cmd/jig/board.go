@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"jig/board"
+	"jig/panel"
+	"jig/render"
+	"jig/status"
+	"jig/ticket"
+)
+
+func boardCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "board",
+		Usage: "every live agent session, here and on other machines, attention first: jump to one, steer it",
+		UsageText: "jig board [--host HOST ...] [--once | --json | --jq EXPR] [--jump ID]\n\n" +
+			"On a terminal a full-screen view that redraws when a session's file changes:\n" +
+			"↑/↓ or j/k move, Enter jumps to the session's pane, t turns one of its tools off\n" +
+			"or on, r asks it to reload when idle, q quits. --once prints the rows and exits;\n" +
+			"--json (and --jq) print them as JSON. Other machines are asked over\n" +
+			"${JIG_SSH:-ssh} with `jig session list --json`; a host slower than 2 s shows as such.\n\n" +
+			"example: jig board --host devbox --once\n" +
+			"example: jig board --jump 01a228e5",
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "host", Usage: "ask `HOST` over ssh too (again for more; default: board.hosts in jig's configuration)"},
+			&cli.BoolFlag{Name: "once", Usage: "print the rows once and exit"},
+			&cli.StringFlag{Name: "jump", Usage: "focus the pane of session `ID` (or the start of it) and exit"},
+		}, docFlags("the rows")[:2]...),
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			out, err := e.printer(c, render.Output{})
+			if err != nil {
+				return err
+			}
+			b, err := e.board(c)
+			if err != nil {
+				return err
+			}
+			if c.IsSet("jump") {
+				return e.boardJump(b, c.String("jump"))
+			}
+			asJSON := c.Bool("json") || c.IsSet("jq") || !e.stdoutTTY && !c.Bool("once")
+			if out, ok := stdoutFile(e.stdout); ok && e.stdoutTTY && !asJSON && !c.Bool("once") {
+				in, _ := e.stdin.(*os.File)
+				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now}
+				return l.Run(context.Background(), panel.Terminal{In: in, Out: out})
+			}
+			return e.boardOnce(b, out, asJSON)
+		},
+	}
+}
+
+// board is the board the flags and the configuration describe.
+func (e *env) board(c *cli.Context) (*board.Board, error) {
+	dir, err := e.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	host, _ := e.hostname()
+	hosts := c.StringSlice("host")
+	if len(hosts) == 0 {
+		cwd, _ := os.Getwd()
+		hosts = ticket.LoadConfig(e.getenv, cwd, e.agentDir()).BoardHosts
+	}
+	return &board.Board{Dir: dir, Live: e.liveness(), Host: host, Hosts: hosts,
+		SSH: board.SSH{Command: e.getenv("JIG_SSH")}}, nil
+}
+
+// boardOnce prints the rows once: as a table, or as JSON (what --jq
+// makes of it).
+func (e *env) boardOnce(b *board.Board, out *render.Printer, asJSON bool) error {
+	rows, err := b.Gather(context.Background())
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		data, err := json.Marshal(nonNil(rows))
+		if err != nil {
+			return err
+		}
+		return out.Doc(e.stdout, data)
+	}
+	for _, line := range board.Lines(rows, columns(e.getenv, e.stdout), e.now()) {
+		fmt.Fprintln(e.stdout, line)
+	}
+	return nil
+}
+
+// boardJump focuses the pane of the one session id names.
+func (e *env) boardJump(b *board.Board, id string) error {
+	if id == "" {
+		return exitf(exitUsage, "--jump: the session ID is empty")
+	}
+	rows, err := b.Gather(context.Background())
+	if err != nil {
+		return err
+	}
+	r, err := board.Find(rows, id)
+	if err != nil {
+		return status.Mark(status.ErrNoSession, fmt.Errorf("--jump: %w", err))
+	}
+	if err := b.SSH.Jump(context.Background(), r); err != nil {
+		if errors.Is(err, board.ErrCannotJump) {
+			return status.Mark(status.ErrNotFound, fmt.Errorf("--jump %s: %w", render.Clean(id), err))
+		}
+		return fmt.Errorf("--jump %s: %w", render.Clean(id), err)
+	}
+	return nil
+}

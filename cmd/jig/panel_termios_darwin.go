@@ -1,8 +1,0 @@
-package main
-
-import "golang.org/x/sys/unix"
-
-const (
-	ioctlGetTermios = unix.TIOCGETA
-	ioctlSetTermios = unix.TIOCSETA
-)

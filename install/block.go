@@ -1,0 +1,199 @@
+// Package install puts jig's integrations where each host finds them: the
+// lines of a config file (tmux.conf, wezterm.lua, kitty.conf) between
+// jig's begin and end lines, the files jig ships (the WezTerm module, the
+// kitty watcher, the Herdr mods and plugin, the Pi extension) and the
+// entries jig merges into Claude Code's settings. Each host has its
+// functions, which return what they did; `jig install` prints it.
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+
+	"jig/status"
+)
+
+// Change is what one step did to one file.
+type Change int
+
+const (
+	Unchanged Change = iota // already as wanted: nothing written
+	Added                   // jig's lines or file put in place
+	Updated                 // jig's lines or file replaced by the current ones
+	Removed                 // jig's lines or file taken out
+)
+
+// Edit is what a --write or --uninstall did to a host's config.
+type Edit struct {
+	File    string   // the config file edited (a link's target)
+	Change  Change   // to the config file: Unchanged when it had jig's lines (write) or none (uninstall)
+	Saved   string   // the file jig saved beside the config (the watcher, jig.lua), if any
+	Deleted []string // the files jig wrote that went with the lines, in order
+	Reload  string   // a command that makes the running host read its config again, if there is one
+}
+
+// Block is what `jig install HOST --write` adds to a config file: lines
+// between a begin and an end line, in the file's comment syntax, so that a
+// later write replaces exactly them (a variant added afterwards takes
+// effect) and an uninstall removes exactly them.
+type Block struct {
+	File    string // the config file; a link is followed to the file it points at
+	Comment string // the config's comment marker: "#", "--"
+	Name    string // the host, named in the begin and end lines
+	// Fresh is the file as jig makes it when there is none. A file that is
+	// Fresh again once the block is out is jig's own and goes too.
+	Fresh string
+}
+
+func (b Block) begin() string { return b.Comment + " jig install " + b.Name + ": begin\n" }
+func (b Block) end() string   { return b.Comment + " jig install " + b.Name + ": end\n" }
+
+// Find is where the block is in data: [i, j), or ok false.
+func (b Block) Find(data []byte) (i, j int, ok bool) {
+	i = bytes.Index(data, []byte(b.begin()))
+	if i < 0 || (i > 0 && data[i-1] != '\n') {
+		return 0, 0, false
+	}
+	end := bytes.Index(data[i:], []byte(b.end()))
+	if end < 0 {
+		return 0, 0, false
+	}
+	return i, i + end + len(b.end()), true
+}
+
+// Place is where a new block goes in a config, or ok false when the config
+// has no such place.
+type Place func(old []byte) (at int, ok bool)
+
+// AtEnd places a new block at the end of a file.
+func AtEnd(old []byte) (int, bool) { return len(old), true }
+
+// NoPlaceError is a config in which Place found no place for jig's lines.
+type NoPlaceError struct {
+	File, Want, Lines string // the file, what it lacks, the lines to add by hand
+}
+
+func (e *NoPlaceError) Error() string {
+	return fmt.Sprintf("%s has no %s: add these lines to it yourself: %s", e.File, e.Want, e.Lines)
+}
+
+// config is a config file as read for an edit.
+type config struct {
+	file   string      // the file to write: a link's target
+	linked bool        // the path given is a link
+	data   []byte      // its bytes, or the block's Fresh text when it does not exist
+	perm   fs.FileMode // its mode, 0644 for a new one
+}
+
+// readConfig reads b's file through a dotfiles manager's link (the file it
+// points at is the one edited).
+func (b Block) readConfig() (config, error) {
+	c := config{file: b.File, perm: 0o644}
+	if fi, err := os.Lstat(b.File); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		c.linked = true
+	}
+	if real, err := filepath.EvalSymlinks(b.File); err == nil {
+		c.file = real
+	}
+	if fi, err := os.Stat(c.file); err == nil {
+		c.perm = fi.Mode().Perm()
+	}
+	data, err := status.ReadFileNoFollow(c.file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	c.data = data
+	return c, err
+}
+
+// Write puts text between b's lines in its file, in one step: replacing
+// the block already there, else where place says (a missing file is
+// b.Fresh first). noPlace names, for the error, what place looks for.
+func (b Block) Write(text string, place Place, noPlace string) (Edit, error) {
+	c, err := b.readConfig()
+	if err != nil {
+		return Edit{}, err
+	}
+	old := c.data
+	if old == nil {
+		old = []byte(b.Fresh)
+	}
+	edit := Edit{File: c.file, Change: Added}
+	want := b.begin() + text + b.end()
+	var updated []byte
+	if i, j, ok := b.Find(old); ok {
+		if string(old[i:j]) == want {
+			edit.Change = Unchanged
+			return edit, nil
+		}
+		edit.Change = Updated
+		updated = append(append(append([]byte{}, old[:i]...), want...), old[j:]...)
+	} else {
+		at, ok := place(old)
+		if !ok {
+			return Edit{}, &NoPlaceError{File: c.file, Want: noPlace, Lines: string(bytes.TrimSpace([]byte(text)))}
+		}
+		head := old[:at]
+		if len(head) > 0 && !bytes.HasSuffix(head, []byte("\n")) {
+			want = "\n" + want
+		}
+		updated = append(append(append([]byte{}, head...), want...), old[at:]...)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.file), 0o755); err != nil {
+		return Edit{}, err
+	}
+	if err := renameio.WriteFile(c.file, updated, c.perm); err != nil {
+		return Edit{}, err
+	}
+	return edit, nil
+}
+
+// Remove takes b's lines out of its file, in one step, and nothing else; a
+// file without them is left as it is. A file that is then as jig made it
+// (b.Fresh) goes, unless it is reached through a link. It returns the
+// lines it took out.
+func (b Block) Remove() (Edit, string, error) {
+	c, err := b.readConfig()
+	if err != nil {
+		return Edit{}, "", err
+	}
+	edit := Edit{File: c.file}
+	i, j, ok := b.Find(c.data)
+	if !ok {
+		return edit, "", nil
+	}
+	edit.Change = Removed
+	lines := string(c.data[i+len(b.begin()) : j-len(b.end())])
+	updated := append(append([]byte{}, c.data[:i]...), c.data[j:]...)
+	if string(updated) == b.Fresh && !c.linked {
+		if err := os.Remove(c.file); err != nil {
+			return Edit{}, "", err
+		}
+		edit.Deleted = append(edit.Deleted, c.file)
+		return edit, lines, nil
+	}
+	if err := renameio.WriteFile(c.file, updated, c.perm); err != nil {
+		return Edit{}, "", err
+	}
+	return edit, lines, nil
+}
+
+// removeOwn removes path when it is a regular file that starts with head
+// (a file jig wrote), and says whether it did; anything else there (a
+// file of the user's, a link) stays.
+func removeOwn(path, head string) (bool, error) {
+	data, err := status.ReadFileNoFollow(path)
+	if err != nil || !bytes.HasPrefix(data, []byte(head)) {
+		return false, nil
+	}
+	if err := os.Remove(path); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,95 @@
+package install
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"jig/claude"
+	"jig/status"
+)
+
+// Claude is `jig install claude`: jig's hooks and statusLine command merged
+// into Claude Code's settings, the user's (settings.json in Claude's
+// config dir) or, with Project, this folder's .claude/settings.json.
+// Everything else in the file stays.
+type Claude struct {
+	Getenv  Getenv
+	Project bool
+}
+
+// ConfigError is a config file jig refuses to edit (it is not what its
+// host reads): it is left as it is.
+type ConfigError struct {
+	Path string
+	Err  error
+}
+
+func (e *ConfigError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func (c Claude) path() (string, error) {
+	if c.Project {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(wd, ".claude", "settings.json"), nil
+	}
+	path := filepath.Join(claude.AgentDir(c.Getenv), "settings.json")
+	if path == "settings.json" {
+		return "", errors.New("no HOME or CLAUDE_CONFIG_DIR to find Claude's settings in")
+	}
+	return path, nil
+}
+
+// Install merges jig's entries, which run jig by its absolute path
+// (jigPath). The notes say what it did with a statusLine of the user's (it
+// wraps it).
+func (c Claude) Install() (File, []string, error) {
+	bin, err := jigPath(c.Getenv)
+	if err != nil {
+		return File{}, nil, err
+	}
+	var notes []string
+	f, err := c.edit(func(old []byte) (out []byte, changed bool, err error) {
+		out, changed, notes, err = claude.Install(old, bin)
+		return out, changed, err
+	})
+	return f, notes, err // notes stand even when the write fails
+}
+
+// Uninstall removes exactly jig's entries.
+func (c Claude) Uninstall() (File, error) { return c.edit(claude.Uninstall) }
+
+// edit reads the settings (none is empty), changes them with change and
+// writes them back in one step, keeping the file's mode.
+func (c Claude) edit(change func(old []byte) ([]byte, bool, error)) (File, error) {
+	path, err := c.path()
+	if err != nil {
+		return File{}, err
+	}
+	old, err := status.ReadFileNoFollow(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return File{}, err
+	}
+	out, changed, err := change(old)
+	if err != nil {
+		return File{}, &ConfigError{path, err}
+	}
+	if !changed {
+		return File{path, Unchanged}, nil
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return File{}, err
+	}
+	if err := writeFileMode(path, out, mode); err != nil {
+		return File{}, err
+	}
+	return File{path, Updated}, nil
+}

@@ -1,0 +1,63 @@
+package install
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"jig/scripts"
+)
+
+// Getenv reads one environment variable: os.Getenv, or a test's.
+type Getenv func(string) string
+
+// Lines is what `jig install HOST` prints: the lines for the host's config,
+// and the file jig saves beside it with --write (the WezTerm module, the
+// kitty watcher), if any.
+type Lines struct {
+	Text string
+	File string
+}
+
+// jigPath is the jig a host's config should run: $JIG_BIN when it is an
+// absolute path (as the Pi extension honours it), else the absolute path of
+// the running jig.
+func jigPath(getenv Getenv) (string, error) {
+	if p := getenv("JIG_BIN"); filepath.IsAbs(p) {
+		return p, nil
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find jig's own path: %v", err)
+	}
+	return bin, nil
+}
+
+// configHome is $XDG_CONFIG_HOME, else ~/.config.
+func configHome(getenv Getenv) string {
+	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return x
+	}
+	return filepath.Join(getenv("HOME"), ".config")
+}
+
+// configFile is the config file for --write: the XDG one (xdg, relative to
+// ~, moved under $XDG_CONFIG_HOME when set) when it exists, else the home
+// one.
+func configFile(getenv Getenv, xdg, home string) string {
+	p := filepath.Join(configHome(getenv), strings.TrimPrefix(xdg, ".config/"))
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	return filepath.Join(getenv("HOME"), home)
+}
+
+// snippet is a shipped file's text.
+func snippet(name string) string {
+	data, err := scripts.FS.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded at build time: a missing one is a build bug
+	}
+	return string(data)
+}
