@@ -231,11 +231,11 @@ func TestNewNotifier(t *testing.T) {
 		{map[string]string{"PATH": bin, "TERM": "foot"}, ViaOSC777},
 		{map[string]string{"PATH": bin, "TERM": "rxvt-unicode-256color"}, ViaOSC777},
 	} {
-		if n := NewNotifier(getenv(c.env), nil); n.Via != c.via {
+		if n := NewNotifier(getenv(c.env)); n.Via != c.via {
 			t.Errorf("%v: via %s, want %s", c.env, n.Via, c.via)
 		}
 	}
-	if n := NewNotifier(getenv(map[string]string{"PATH": bin, "TMUX": "/t,1,0", "TMUX_PANE": "%3"}), nil); n.Pane != "%3" {
+	if n := NewNotifier(getenv(map[string]string{"PATH": bin, "TMUX": "/t,1,0", "TMUX_PANE": "%3"})); n.Pane != "%3" {
 		t.Errorf("tmux pane %q", n.Pane)
 	}
 }
@@ -309,7 +309,7 @@ func TestNotifierInRealTmux(t *testing.T) {
 	// The watch runs in the inner tmux's pane: TMUX and TMUX_PANE say so.
 	t.Setenv("TMUX", socket+",1,0")
 	t.Setenv("TMUX_TMPDIR", tmp)
-	n := NewNotifier(getenv(map[string]string{"PATH": "/usr/bin:/bin", "TMUX": socket + ",1,0", "TMUX_PANE": pane}), nil)
+	n := NewNotifier(getenv(map[string]string{"PATH": "/usr/bin:/bin", "TMUX": socket + ",1,0", "TMUX_PANE": pane}))
 	if n.Via != ViaTmux {
 		t.Fatalf("via %s, want tmux", n.Via)
 	}

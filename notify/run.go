@@ -57,9 +57,9 @@ type Notifier struct {
 // NewNotifier picks the way: notify-send where there is one (on PATH, with
 // a desktop session to show it: a D-Bus session bus, X or Wayland), inside
 // tmux (TMUX) tmux display-message, else the terminal's own notification
-// written to tty: OSC 777 for the terminals that take that one (urxvt,
+// (written to TTY, which the caller sets: Terminal): OSC 777 for the terminals that take that one (urxvt,
 // foot), else OSC 9 (WezTerm, iTerm2, kitty, Windows Terminal, Ghostty).
-func NewNotifier(getenv func(string) string, tty io.Writer) *Notifier {
+func NewNotifier(getenv func(string) string) *Notifier {
 	desktop := getenv("DBUS_SESSION_BUS_ADDRESS") != "" || getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
 	if p := lookPath(getenv("PATH"), "notify-send"); p != "" && desktop {
 		return &Notifier{Via: ViaNotifySend, Program: p}
@@ -71,9 +71,9 @@ func NewNotifier(getenv func(string) string, tty io.Writer) *Notifier {
 	}
 	term := getenv("TERM")
 	if strings.HasPrefix(term, "rxvt") || strings.HasPrefix(term, "foot") {
-		return &Notifier{Via: ViaOSC777, TTY: tty}
+		return &Notifier{Via: ViaOSC777}
 	}
-	return &Notifier{Via: ViaOSC9, TTY: tty}
+	return &Notifier{Via: ViaOSC9}
 }
 
 // lookPath finds a program in the PATH given (the watch's own environment,
