@@ -77,21 +77,23 @@ type RateWindow struct {
 }
 
 // Status is the windows as the status file keeps them (status.RateLimits,
-// shared with Codex's reader): a window Claude did not say, or said without
-// a percent of 0 or more, is null.
+// filed as Codex's are): a window Claude did not say, or said without a
+// percent of 0 or more, is null.
 func (r *RateLimits) Status() *status.RateLimits {
-	window := func(w *RateWindow) *status.RateLimit {
-		if w == nil || w.UsedPercentage == nil || *w.UsedPercentage < 0 {
-			return nil
+	out := &status.RateLimits{}
+	for _, w := range [...]struct {
+		minutes int64
+		w       *RateWindow
+	}{{status.FiveHourMinutes, r.FiveHour}, {status.WeeklyMinutes, r.SevenDay}} {
+		if w.w != nil && w.w.UsedPercentage != nil {
+			var resets float64
+			if w.w.ResetsAt != nil {
+				resets = *w.w.ResetsAt
+			}
+			out.Window(w.minutes, *w.w.UsedPercentage, resets)
 		}
-		l := &status.RateLimit{UsedPercent: *w.UsedPercentage}
-		if w.ResetsAt != nil && *w.ResetsAt > 0 {
-			t := time.Unix(0, int64(*w.ResetsAt*1e9)).UTC()
-			l.ResetsAt = &t
-		}
-		return l
 	}
-	return &status.RateLimits{FiveHour: window(r.FiveHour), Weekly: window(r.SevenDay)}
+	return out
 }
 
 // Effort is the reasoning effort Claude says: {"level": "medium"}, or a

@@ -142,6 +142,39 @@ type RateLimit struct {
 	ResetsAt    *time.Time `json:"resetsAt"`
 }
 
+// The windows' lengths, in minutes, as the agents report them.
+const (
+	FiveHourMinutes = 5 * 60
+	WeeklyMinutes   = 7 * 24 * 60
+)
+
+// Window files a window the agent reports by its length (Claude names
+// its two, Codex gives window_minutes): five hours is FiveHour, seven days
+// Weekly. resetsAt is in seconds since the epoch, as both say it (0: not
+// said). A window of another length, or a negative percent, is left out:
+// it reports whether the window was kept.
+func (r *RateLimits) Window(minutes int64, usedPercent, resetsAt float64) bool {
+	var slot **RateLimit
+	switch minutes {
+	case FiveHourMinutes:
+		slot = &r.FiveHour
+	case WeeklyMinutes:
+		slot = &r.Weekly
+	default:
+		return false
+	}
+	if usedPercent < 0 {
+		return false
+	}
+	w := &RateLimit{UsedPercent: usedPercent}
+	if resetsAt > 0 {
+		t := time.Unix(0, int64(resetsAt*1e9)).UTC()
+		w.ResetsAt = &t
+	}
+	*slot = w
+	return true
+}
+
 // Tools counts the tools declared to the model (active) and registered (total).
 type Tools struct {
 	Active int `json:"active"`

@@ -356,3 +356,18 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// Both agents' windows land in the same two slots, by their length.
+func TestRateLimitsWindow(t *testing.T) {
+	var r RateLimits
+	if !r.Window(FiveHourMinutes, 42, 1893466800) || !r.Window(WeeklyMinutes, 7.5, 0) {
+		t.Fatal("a five-hour or weekly window not kept")
+	}
+	if r.Window(60, 10, 0) || r.Window(FiveHourMinutes, -1, 0) {
+		t.Error("an hour's window, or a negative percent, kept")
+	}
+	if r.FiveHour.UsedPercent != 42 || !r.FiveHour.ResetsAt.Equal(time.Date(2030, 1, 1, 3, 0, 0, 0, time.UTC)) ||
+		r.Weekly.UsedPercent != 7.5 || r.Weekly.ResetsAt != nil {
+		t.Errorf("windows %+v %+v", r.FiveHour, r.Weekly)
+	}
+}
