@@ -27,7 +27,7 @@ func herdrCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:  "sync",
-				Usage: "put each known Pi session's jig_ctx, jig_cost and jig_model tokens into Herdr's sidebar",
+				Usage: "put each session's jig_ctx, jig_cost and jig_model tokens into Herdr's sidebar and its state into Herdr's agent state",
 				UsageText: "jig herdr sync\n\n" +
 					"Run by the jig Herdr plugin on pane.focused, pane.agent_status_changed and at startup.\n" +
 					"A pane is matched by the HERDR_PANE_ID its session recorded, or by its agent session file.\n\n" +
@@ -147,7 +147,7 @@ func herdrSync(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	err = herdr1.Sync(bin, panes, dir, e.liveness())
+	err = herdr1.Sync(bin, panes, dir, e.liveness(), e.now())
 	if err == nil || errors.As(err, new(*herdr1.ReportError)) {
 		return err
 	}
