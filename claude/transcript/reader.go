@@ -19,13 +19,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"jig/status"
 	pi "jig/transcript"
@@ -34,7 +32,6 @@ import (
 // Limits.
 const (
 	MaxLine     = 32 << 20 // a longer line is skipped unread
-	tailLen     = 64       // bytes before the cursor that must not change
 	keptIDs     = 64       // message ids remembered for deduplicating usage
 	maxPending  = 200      // tool calls waiting for their result
 	maxNames    = 256      // offered and deferred tools, and skills
@@ -130,13 +127,9 @@ type state struct {
 // file is where the reader stands in one file: the session's transcript,
 // or (Name set) a subagent's in the subagents folder.
 type file struct {
-	Name     string `json:"name,omitempty"`
-	Dev      uint64 `json:"dev"`
-	Ino      uint64 `json:"ino"`
-	Offset   int64  `json:"offset"`
-	TailHash uint64 `json:"tailHash"` // of the TailLen bytes before Offset: a hash, never the bytes (no values)
-	TailLen  int    `json:"tailLen"`
-	Ended    bool   `json:"ended,omitempty"` // a subagent's: its latest entry is a reply that ends its turn
+	Name string `json:"name,omitempty"`
+	pi.FilePos
+	Ended bool `json:"ended,omitempty"` // a subagent's: its latest entry is a reply that ends its turn
 }
 
 // Reader reads one session's transcript, and its subagents',
@@ -263,20 +256,12 @@ func inode(fi os.FileInfo) uint64 {
 
 // updateFile reads on in one file from where fc stands.
 func (r *Reader) updateFile(fc *file, path string, sub bool) error {
-	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize)
-	if errors.Is(err, status.ErrNotRegular) {
-		return status.FileError(path, err)
-	}
+	f, size, dev, ino, err := pi.OpenFollowed(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	var dev, ino uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		dev, ino = uint64(st.Dev), uint64(st.Ino)
-	}
-	size := fi.Size()
-	if fc.Offset > 0 && !fc.same(f, dev, ino, size) {
+	if fc.Offset > 0 && !fc.Same(f, dev, ino, size) {
 		return errReplaced
 	}
 	fc.Dev, fc.Ino = dev, ino
@@ -293,25 +278,7 @@ func (r *Reader) updateFile(fc *file, path string, sub bool) error {
 	if err != nil {
 		return err
 	}
-	fc.TailLen = int(min(fc.Offset, tailLen))
-	tail := make([]byte, fc.TailLen)
-	if _, err := f.ReadAt(tail, fc.Offset-int64(fc.TailLen)); err != nil {
-		return err
-	}
-	fc.TailHash = hashOf(tail)
-	return nil
-}
-
-// same reports whether the file is still the one read up to fc.Offset.
-func (fc *file) same(f *os.File, dev, ino uint64, size int64) bool {
-	if dev != fc.Dev || ino != fc.Ino || size < fc.Offset {
-		return false
-	}
-	got := make([]byte, fc.TailLen)
-	if _, err := f.ReadAt(got, fc.Offset-int64(len(got))); err != nil || hashOf(got) != fc.TailHash {
-		return false
-	}
-	return true
+	return fc.HashTail(f)
 }
 
 // lineLimit is MaxLine; tests lower it.
@@ -426,7 +393,7 @@ func (r *Reader) line(b []byte, sub bool) {
 	}
 	if sub || e.AgentID != "" {
 		e.IsSidechain = true // a subagent's entry, wherever it is
-	} else if at := msOf(e.Timestamp); at > r.st.MainAt {
+	} else if at := pi.MsOf(e.Timestamp); at > r.st.MainAt {
 		r.st.MainAt = at
 	}
 	switch {
@@ -532,7 +499,7 @@ func (r *Reader) assistant(e *entry, sub bool) {
 	if m == nil {
 		return
 	}
-	at := msOf(e.Timestamp)
+	at := pi.MsOf(e.Timestamp)
 	ends := m.StopReason != "" && m.StopReason != "tool_use"
 	switch {
 	case sub:
@@ -670,7 +637,7 @@ func (r *Reader) user(e *entry, sub bool) {
 	if json.Unmarshal(e.Message.Content, &blocks) != nil {
 		return // a prompt
 	}
-	at := msOf(e.Timestamp)
+	at := pi.MsOf(e.Timestamp)
 	for _, bl := range blocks {
 		if bl.Type != "tool_result" || bl.ToolUseID == "" {
 			continue
@@ -752,15 +719,6 @@ func shownName(tool string) string {
 	return tool
 }
 
-// msOf is an ISO time in unix ms, 0 when it is not one.
-func msOf(iso string) int64 {
-	t, err := time.Parse(time.RFC3339Nano, iso)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
 const cursorFormat = 3
 
@@ -794,11 +752,11 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		return nil, errors.New("cursor: not a Claude cursor of this format")
 	case c.Path != path:
 		return nil, errors.New("cursor: for another file")
-	case !c.file.valid() || len(c.Subagents) > maxSubagent:
+	case !c.file.Valid() || len(c.Subagents) > maxSubagent:
 		return nil, errors.New("cursor: out of range")
 	}
 	for _, f := range c.Subagents {
-		if !f.valid() || f.Name == "" || filepath.Base(f.Name) != f.Name {
+		if !f.Valid() || f.Name == "" || filepath.Base(f.Name) != f.Name {
 			return nil, errors.New("cursor: out of range")
 		}
 	}
@@ -812,16 +770,4 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		r.st.Outputs = map[string]Output{}
 	}
 	return r, nil
-}
-
-func (f file) valid() bool {
-	return f.Offset >= 0 && f.TailLen >= 0 && f.TailLen <= tailLen && int64(f.TailLen) <= f.Offset && (f.Offset == 0 || f.TailLen > 0)
-}
-
-// hashOf is FNV-1a of b: enough to notice a file rewritten before the
-// cursor, and nothing of its content kept.
-func hashOf(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
 }
