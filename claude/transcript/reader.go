@@ -85,10 +85,7 @@ type pending struct {
 }
 
 // Output is a file a successful write or edit touched.
-type Output struct {
-	Created bool  `json:"created"`
-	At      int64 `json:"at"`
-}
+type Output = pi.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {

@@ -50,10 +50,7 @@ type Call struct {
 }
 
 // Output is a file a successful change touched.
-type Output struct {
-	Created bool  `json:"created"`
-	At      int64 `json:"at"`
-}
+type Output = pi.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
