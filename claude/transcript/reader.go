@@ -556,7 +556,7 @@ func (r *Reader) assistant(e *entry, sub bool) {
 		if e.IsSidechain {
 			action = subagentAction(action)
 		}
-		r.addCall(Call{ID: bl.ID, Tool: shownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
+		r.addCall(Call{ID: bl.ID, Tool: pi.ShownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
 	}
 }
 
@@ -705,36 +705,23 @@ func actionOf(tool string) string {
 	return ""
 }
 
-// shownName is a tool's name as the recent list shows it: an MCP tool
-// (mcp__server__tool) as server/tool.
-func shownName(tool string) string {
-	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
-		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
-			return server + "/" + name
-		}
-	}
-	return tool
-}
-
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
 const cursorFormat = 3
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	Kind   string `json:"kind"` // "claude": the cursors folder also holds Pi's
-	Format int    `json:"format"`
-	Path   string `json:"path"`
+	pi.CursorHead
 	file
 	Subagents []file `json:"subagents"`
 	State     state  `json:"state"`
 }
 
-const cursorKind = "claude"
+const cursorKind = "claude" // the cursors folder also holds Pi's
 
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, file: r.main, Subagents: r.subs, State: r.st})
+	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, file: r.main, Subagents: r.subs, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
@@ -744,11 +731,10 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("cursor: %w", err)
 	}
+	if err := c.Check(cursorKind, cursorFormat, path, "Claude"); err != nil {
+		return nil, err
+	}
 	switch {
-	case c.Kind != cursorKind || c.Format != cursorFormat:
-		return nil, errors.New("cursor: not a Claude cursor of this format")
-	case c.Path != path:
-		return nil, errors.New("cursor: for another file")
 	case !c.file.Valid() || len(c.Subagents) > maxSubagent:
 		return nil, errors.New("cursor: out of range")
 	}

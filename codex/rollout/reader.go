@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"jig/status"
 	pi "jig/transcript"
@@ -450,7 +449,7 @@ func (r *Reader) responseItem(p *responseItem, blocked bool, at int64) {
 		if !slices.Contains(r.st.Called, name) && len(r.st.Called) < maxNames {
 			r.st.Called = append(r.st.Called, name)
 		}
-		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: shownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
+		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: pi.ShownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
 		if len(r.st.Calls) > status.MaxRecent {
 			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
 		}
@@ -531,35 +530,22 @@ func actionOf(tool string) string {
 	return ""
 }
 
-// shownName is a tool's name as the recent list shows it: an MCP tool
-// (mcp__server__tool) as server/tool.
-func shownName(tool string) string {
-	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
-		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
-			return server + "/" + name
-		}
-	}
-	return tool
-}
-
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
 const cursorFormat = 1
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	Kind   string `json:"kind"` // "codex": the cursors folder also holds Pi's and Claude's
-	Format int    `json:"format"`
-	Path   string `json:"path"`
+	pi.CursorHead
 	pi.FilePos
 	State state `json:"state"`
 }
 
-const cursorKind = "codex"
+const cursorKind = "codex" // the cursors folder also holds Pi's and Claude's
 
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, FilePos: r.pos, State: r.st})
+	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
@@ -569,11 +555,10 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("cursor: %w", err)
 	}
+	if err := c.Check(cursorKind, cursorFormat, path, "Codex"); err != nil {
+		return nil, err
+	}
 	switch {
-	case c.Kind != cursorKind || c.Format != cursorFormat:
-		return nil, errors.New("cursor: not a Codex cursor of this format")
-	case c.Path != path:
-		return nil, errors.New("cursor: for another file")
 	case !c.Valid() || len(c.State.Calls) > status.MaxRecent || len(c.State.Called) > maxNames:
 		return nil, errors.New("cursor: out of range")
 	}
