@@ -1,27 +1,19 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
-	"jig/panel"
 	"jig/pi/replay"
 	"jig/render"
 	"jig/status"
 )
-
-// demoPace caps the pause between two entries on a real terminal, so a
-// person can watch the line change.
-const demoPace = 120 * time.Millisecond
 
 // demoLivePace is the time between two entries of jig demo --live: a
 // status bar that reruns jig every second or two shows most states.
@@ -61,7 +53,7 @@ func demoCommand(e *env) *cli.Command {
 			}
 			root, err := os.MkdirTemp("", "jig-demo-")
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			defer os.RemoveAll(root)
 			// Ctrl-C, a closed terminal or a reader that stops reading
@@ -76,156 +68,32 @@ func demoCommand(e *env) *cli.Command {
 					return err
 				}
 				if err := dir.Check(status.SessionsDir, status.TerminalsDir); err != nil {
-					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+					return err
 				}
 			}
 			host, _ := e.hostname()
 			d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
+			show := e.demoShow(stop)
 			if c.Bool("live") {
-				return e.playLive(c, d, stop, c.Duration("pace"))
+				return d.PrintLive(show, c.Duration("pace"))
 			}
-			return e.playDemo(c, d, stop)
+			return d.Print(show)
 		},
 	}
 }
 
-// stopped is a signal that stopped the demo.
-type stopped struct{ sig os.Signal }
-
-func (s stopped) Error() string { return fmt.Sprintf("stopped: %v", s.sig) }
-
-// playDemo replays the session once and prints what a status line and the
-// Work panel show.
-func (e *env) playDemo(c *cli.Context, d *replay.Demo, stop <-chan os.Signal) error {
-	preset, opt := e.demoPreset()
-	f, ok := stdoutFile(e.stdout)
-	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
-
-	e.printDemoHeader(d)
-	shown, turns := "", 0
-	var last replay.Step
-	err := d.Once(func(gap time.Duration) error {
-		if !pace {
-			gap = 0
-		}
-		return demoPause(stop, min(gap, demoPace))
-	}, func(st replay.Step) error {
-		last = st
-		var b strings.Builder
-		if err := render.Preset(&b, preset, st.Status, opt); err != nil {
-			return fmt.Errorf("line %d: %v", st.Line, err)
-		}
-		if b.String() != shown {
-			shown = b.String()
-			fmt.Fprintf(e.stdout, "  %3d  %5.2fs  %-22s %s", st.Line, st.Since.Seconds(), st.Entry, shown)
-		}
-		if st.Idle {
-			if turns++; turns == 1 {
-				e.printWork(fmt.Sprintf("after the first turn (jig panel --terminal %s)", render.Clean(d.Terminal)), st.Status, st.At)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return e.demoError(c, err)
-	}
-	e.printWork("at the end", last.Status, last.At)
-	if e.getenv("JIG_STATE_DIR") != "" {
-		fmt.Fprintf(e.stdout, "The status file stays in JIG_STATE_DIR; `jig session gc` removes it.\n")
-	}
-	return nil
-}
-
-// printDemoHeader says what jig demo replays, and where.
-func (e *env) printDemoHeader(d *replay.Demo) {
-	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(d.Session), render.Clean(d.Terminal), d.As)
-	fmt.Fprintf(e.stdout, "  transcript  %s\n", render.Clean(d.File))
-	fmt.Fprintf(e.stdout, "  status file %s\n\n", render.Clean(d.Dir.SessionPath(d.Session)))
-	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
-	fmt.Fprintf(e.stdout, "  line   time  entry\n")
-}
-
-// demoError is the line a failed replay ends with.
-func (e *env) demoError(c *cli.Context, err error) error {
-	if s, ok := errors.AsType[stopped](err); ok {
-		return errorf(c, exitFailed, "%v", s)
-	}
-	return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-}
-
-// demoPreset is the status line's preset: ansi on a terminal, else plain.
-func (e *env) demoPreset() (string, render.PresetOptions) {
-	preset := render.PresetPlain
+// demoShow is how jig demo shows the replay here: the status line as a
+// terminal (ansi) or a pipe (plain) shows it, paced for a person watching.
+func (e *env) demoShow(stop <-chan os.Signal) replay.Show {
+	sh := replay.Show{Out: e.stdout, Preset: render.PresetPlain, Options: render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""},
+		Stop: stop, Kept: e.getenv("JIG_STATE_DIR") != ""}
 	if e.stdoutTTY {
-		preset = render.PresetANSI
+		sh.Preset = render.PresetANSI
 	}
-	return preset, render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""}
-}
-
-// playLive keeps the session alive in the real state dir, replayed in a
-// loop, one entry every pace, until a signal; then its file is removed.
-func (e *env) playLive(c *cli.Context, d *replay.Demo, stop <-chan os.Signal, pace time.Duration) error {
-	preset, opt := e.demoPreset()
-	fmt.Fprintf(e.stdout, "jig demo --live: a Pi 1.6.0 session the project recorded, replayed in a loop until Ctrl-C\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(d.Session), render.Clean(d.Terminal), d.As)
-	fmt.Fprintf(e.stdout, "  status file %s\n", render.Clean(d.Dir.SessionPath(d.Session)))
-	fmt.Fprintf(e.stdout, "  watch it    in this terminal's status bar, or: jig panel --terminal %s\n\n", render.Clean(d.Terminal))
-	fmt.Fprintf(e.stdout, "  round  line  entry                  status line\n")
-	shown, round := "", 0
-	err := d.Loop(func() error { return demoPause(stop, pace) }, func(st replay.Step) error {
-		if st.Round != round {
-			shown, round = "", st.Round
-		}
-		var b strings.Builder
-		if err := render.Preset(&b, preset, st.Status, opt); err != nil {
-			return fmt.Errorf("line %d: %v", st.Line, err)
-		}
-		if b.String() != shown {
-			shown = b.String()
-			fmt.Fprintf(e.stdout, "  %5d  %4d  %-22s %s", st.Round, st.Line, st.Entry, shown)
-		}
-		return nil
-	})
-	if s, ok := errors.AsType[stopped](err); ok {
-		fmt.Fprintf(e.stdout, "\nStopped (%v); the session's status file is removed.\n", s.sig)
-		return nil
-	}
-	return e.demoError(c, err)
-}
-
-// demoPause waits d (not at all when d is 0), or returns the signal that
-// came first as a stopped.
-func demoPause(stop <-chan os.Signal, d time.Duration) error {
-	select {
-	case sig := <-stop:
-		return stopped{sig}
-	default:
-	}
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case sig := <-stop:
-		return stopped{sig}
-	case <-t.C:
-		return nil
-	}
-}
-
-// printWork prints the Work panel of s, titled.
-func (e *env) printWork(when string, s *status.Status, now time.Time) {
-	fmt.Fprintf(e.stdout, "\nThe Work panel %s:\n", when)
-	for _, l := range panel.Lines(s, now) {
-		if l != "" {
-			l = "  " + render.Clean(l)
-		}
-		fmt.Fprintln(e.stdout, l)
-	}
-	fmt.Fprintln(e.stdout)
+	f, ok := stdoutFile(e.stdout)
+	sh.Watched = ok && isatty.IsTerminal(f.Fd())
+	return sh
 }
