@@ -96,7 +96,9 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 		u.Transcript = writer.PiTranscript(file, e.getenv("HOME"))
 	}
 	_, err = w.Write(u)
-	e.warn(c, problems...) // after the lock is let go: stderr may block
+	for _, p := range problems { // after the lock is let go: stderr may block
+		e.warnf(c, "warning: %v", p)
+	}
 	var refused *writer.Refused
 	switch {
 	case errors.As(err, &refused) && refused.Transcript:
