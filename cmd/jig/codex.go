@@ -124,17 +124,10 @@ func codexShowCommand(e *env) *cli.Command {
 }
 
 // hookStdin is the JSON an agent pipes to a hook command, which takes no
-// arguments: at most what a status file may hold.
+// arguments.
 func (e *env) hookStdin(c *cli.Context) ([]byte, error) {
 	if err := noArgs(c); err != nil {
 		return nil, err
 	}
-	data, err := e.readStdin()
-	if err == nil && len(data) > status.MaxFileSize {
-		err = fmt.Errorf("larger than %d bytes", status.MaxFileSize)
-	}
-	if err != nil {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
-	return data, nil
+	return e.readStdin()
 }

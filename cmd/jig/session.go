@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -49,8 +50,8 @@ func sessionWriteCommand(e *env) *cli.Command {
 			var file string
 			if c.String("transcript") != "" && !c.Bool("end") {
 				var err error
-				if file, id, err = transcriptSession(c.String("transcript"), id); err != nil {
-					return errorf(c, exitBadInput, "%v", err)
+				if file, id, err = writer.PiSession(c.String("transcript"), id); err != nil {
+					return err
 				}
 			}
 			if err := needSession(c, id); err != nil {
@@ -60,12 +61,10 @@ func sessionWriteCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			w := e.writer(dir)
+			host, _ := e.hostname()
+			w := writer.New(dir, e.now, e.getenv, host)
 			if c.Bool("end") {
-				if err := w.End(id); err != nil {
-					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-				}
-				return nil
+				return w.End(id)
 			}
 			return e.sessionWrite(c, w, id, file)
 		},
@@ -77,10 +76,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) error {
 	live, err := e.readStdin()
 	if err != nil {
-		return errorf(c, exitBadInput, "stdin: %v", err)
-	}
-	if len(live) > status.MaxFileSize {
-		return errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
+		return err
 	}
 	pid := c.Int("pid")
 	if pid < 0 {
@@ -99,39 +95,25 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 	for _, p := range problems { // after the lock is let go: stderr may block
 		e.warnf(c, "warning: %v", p)
 	}
-	var refused *writer.Refused
-	switch {
-	case errors.As(err, &refused) && refused.Transcript:
-		return errorf(c, exitBadInput, "%v", refused.Err)
-	case errors.As(err, &refused):
-		return errorf(c, exitBadInput, "stdin: %v", refused.Err)
-	case err != nil:
-		return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+	if refused := (*writer.Refused)(nil); errors.As(err, &refused) && !refused.Transcript {
+		return fmt.Errorf("stdin: %w", err) // the fields the agent said
 	}
-	return nil
+	return err
 }
 
-// writer is the session writer of this process's environment.
-func (e *env) writer(dir *status.Dir) *writer.Writer {
-	host, _ := e.hostname()
-	return writer.New(dir, e.now, e.getenv, host)
-}
-
-// stateErrorCode is exitStateDir for a state dir jig must not trust (a
-// foreign or loose folder, a planted symlink), else the command's code.
-func stateErrorCode(err error, otherwise int) int {
-	if errors.Is(err, status.ErrUnsafeDir) || errors.Is(err, status.ErrSymlink) {
-		return exitStateDir
-	}
-	return otherwise
-}
-
-// readStdin reads what the agent says, up to one byte more than a status
-// file may hold. A terminal says nothing: run by hand, the command does not
-// wait for typing.
+// readStdin reads what the agent says: at most what a status file may
+// hold, else status.ErrBadInput. A terminal says nothing: run by hand, the
+// command does not wait for typing.
 func (e *env) readStdin() ([]byte, error) {
 	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		return nil, nil
 	}
-	return io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
+	if err == nil && len(data) > status.MaxFileSize {
+		err = fmt.Errorf("larger than %d bytes", status.MaxFileSize)
+	}
+	if err != nil {
+		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
+	}
+	return data, nil
 }
