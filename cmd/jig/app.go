@@ -124,8 +124,3 @@ func needSession(c *cli.Context, id string) error {
 func (e *env) warnf(c *cli.Context, format string, args ...any) {
 	fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.Clean(fmt.Sprintf(format, args...)))
 }
-
-// errorf is a command's failure with its code, prefixed with the command.
-func errorf(c *cli.Context, code int, format string, args ...any) error {
-	return exitf(code, "%s: %s", commandName(c), fmt.Sprintf(format, args...))
-}

@@ -87,19 +87,19 @@ func configAction(e *env, host func(c *cli.Context) configHost, words hostWords)
 		case c.Bool("uninstall"):
 			edit, err := h.Uninstall()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			sayEdit(e.stderr, c, edit, true, words.uninstall(edit))
 		case c.Bool("write"):
 			edit, err := h.Write()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			sayEdit(e.stderr, c, edit, false, words.wrote(edit))
 		default:
 			lines, err := h.Lines()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			_, err = fmt.Fprint(e.stdout, words.print(lines))
 			return err

@@ -44,7 +44,7 @@ func installHerdrCommand(e *env) *cli.Command {
 			}
 			sayHerdr(e.stdout, r) // what was done before an error too
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			return nil
 		},

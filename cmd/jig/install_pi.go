@@ -27,7 +27,7 @@ func installPiCommand(e *env) *cli.Command {
 			if c.Bool("uninstall") {
 				f, err := p.Uninstall()
 				if err != nil {
-					return errorf(c, exitFailed, "%v", err)
+					return err
 				}
 				if f.Change == install.Unchanged {
 					fmt.Fprintf(e.stdout, "no extension at %s\n", f.Path)
@@ -38,7 +38,7 @@ func installPiCommand(e *env) *cli.Command {
 			}
 			f, err := p.Install()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			sayFile(e.stdout, f)
 			return nil
