@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -32,7 +33,7 @@ func claudeCommand(e *env) *cli.Command {
 
 // claudeWriter reads Claude's JSON on stdin and makes the session's writer.
 func (e *env) claudeWriter(c *cli.Context) (*claude.Writer, *claude.Input, error) {
-	data, err := e.hookStdin(c)
+	data, err := e.readStdin(c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -118,7 +119,7 @@ func claudeSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			return e.printSessions(c, func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
+			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
 		},
 	}
 }
@@ -164,7 +165,7 @@ func claudeShowCommand(e *env) *cli.Command {
 // printSessions is a sessions command of an agent: its transcripts as
 // list gives them, those started in --cwd, as JSON or a table; exit 1
 // when there is none.
-func (e *env) printSessions(c *cli.Context, list func() ([]*transcript.Listed, error)) error {
+func printSessions(c *cli.Context, w io.Writer, list func() ([]*transcript.Listed, error)) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
@@ -176,9 +177,9 @@ func (e *env) printSessions(c *cli.Context, list func() ([]*transcript.Listed, e
 		return err
 	}
 	if c.Bool("json") {
-		writeIndented(e.stdout, nonNil(infos))
+		writeIndented(w, nonNil(infos))
 	} else if len(infos) > 0 {
-		render.AgentSessions(e.stdout, infos)
+		render.AgentSessions(w, infos)
 	}
 	if len(infos) == 0 {
 		return silent(exitNone)

@@ -38,7 +38,7 @@ func codexHookCommand(e *env) *cli.Command {
 			"tool switched off for the session (`jig request tool exec_command off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig codex hook`,
 		Action: func(c *cli.Context) error {
-			data, err := e.hookStdin(c)
+			data, err := e.readStdin(c)
 			if err != nil {
 				return err
 			}
@@ -82,7 +82,7 @@ func codexSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			return e.printSessions(c, func() ([]*transcript.Listed, error) { return rollout.List(codexSessionsDir(e.getenv)) })
+			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return rollout.List(codexSessionsDir(e.getenv)) })
 		},
 	}
 }
@@ -121,13 +121,4 @@ func codexShowCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// hookStdin is the JSON an agent pipes to a hook command, which takes no
-// arguments.
-func (e *env) hookStdin(c *cli.Context) ([]byte, error) {
-	if err := noArgs(c); err != nil {
-		return nil, err
-	}
-	return e.readStdin()
 }

@@ -62,21 +62,10 @@ func demoCommand(e *env) *cli.Command {
 			stop := make(chan os.Signal, 1)
 			signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 			defer signal.Stop(stop)
-			dir := &status.Dir{Root: filepath.Join(root, "state")}
-			if c.Bool("live") || e.getenv("JIG_STATE_DIR") != "" {
-				if dir, err = e.stateDir(); err != nil {
-					return err
-				}
-				if err := dir.Check(status.SessionsDir, status.TerminalsDir); err != nil {
-					return err
-				}
-			}
-			host, _ := e.hostname()
-			d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
+			d, show, err := e.demo(c.Bool("live"), root, stop)
 			if err != nil {
 				return err
 			}
-			show := e.demoShow(stop)
 			if c.Bool("live") {
 				return d.PrintLive(show, c.Duration("pace"))
 			}
@@ -85,9 +74,11 @@ func demoCommand(e *env) *cli.Command {
 	}
 }
 
-// demoShow is how jig demo shows the replay here: the status line as a
-// terminal (ansi) or a pipe (plain) shows it, paced for a person watching.
-func (e *env) demoShow(stop <-chan os.Signal) replay.Show {
+// demo is the replay jig demo plays, into a state dir under root unless
+// it goes live or JIG_STATE_DIR is set, and how it shows here: the status
+// line as a terminal (ansi) or a pipe (plain) shows it, paced for a person
+// watching.
+func (e *env) demo(live bool, root string, stop <-chan os.Signal) (*replay.Demo, replay.Show, error) {
 	sh := replay.Show{Out: e.stdout, Preset: render.PresetPlain, Options: render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""},
 		Stop: stop, Kept: e.getenv("JIG_STATE_DIR") != ""}
 	if e.stdoutTTY {
@@ -95,5 +86,17 @@ func (e *env) demoShow(stop <-chan os.Signal) replay.Show {
 	}
 	f, ok := stdoutFile(e.stdout)
 	sh.Watched = ok && isatty.IsTerminal(f.Fd())
-	return sh
+	dir := &status.Dir{Root: filepath.Join(root, "state")}
+	if live || sh.Kept {
+		var err error
+		if dir, err = e.stateDir(); err != nil {
+			return nil, sh, err
+		}
+		if err := dir.Check(status.SessionsDir, status.TerminalsDir); err != nil {
+			return nil, sh, err
+		}
+	}
+	host, _ := e.hostname()
+	d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
+	return d, sh, err
 }

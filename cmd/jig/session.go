@@ -74,7 +74,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 // sessionWrite writes session id from stdin, and from the Pi transcript
 // file when one is given.
 func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) error {
-	live, err := e.readStdin()
+	live, err := e.readStdin(c)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 		pid = os.Getppid()
 	}
 	var problems []error
-	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: e.agentDir(), Live: live,
+	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: agentDir(e.getenv), Live: live,
 		KeepSaid: true, Ticket: &writer.Ticket{Warn: func(p error) { problems = append(problems, p) }}}
 	if file != "" {
 		u.Transcript = writer.PiTranscript(file, e.getenv("HOME"))
@@ -101,10 +101,14 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 	return err
 }
 
-// readStdin reads what the agent says: at most what a status file may
-// hold, else status.ErrBadInput. A terminal says nothing: run by hand, the
-// command does not wait for typing.
-func (e *env) readStdin() ([]byte, error) {
+// readStdin reads what the agent says to a command that takes no
+// arguments: at most what a status file may hold, else status.ErrBadInput.
+// A terminal says nothing: run by hand, the command does not wait for
+// typing.
+func (e *env) readStdin(c *cli.Context) ([]byte, error) {
+	if err := noArgs(c); err != nil {
+		return nil, err
+	}
 	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		return nil, nil
 	}

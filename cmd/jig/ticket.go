@@ -70,7 +70,7 @@ func ticketCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					f := ticket.Resolve(e.getenv, e.agentDir(), ticket.Sources{State: dir, CWD: cwd}, transcript.NewRepoFinder().Repo)
+					f := ticket.Resolve(e.getenv, agentDir(e.getenv), ticket.Sources{State: dir, CWD: cwd}, transcript.NewRepoFinder().Repo)
 					for _, p := range f.Problems {
 						e.warnf(c, "warning: %v", p)
 					}
