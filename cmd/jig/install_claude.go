@@ -42,7 +42,7 @@ func installClaudeCommand(e *env) *cli.Command {
 			if err != nil {
 				return err // a settings file jig refuses to edit is bad input
 			}
-			sayFile(e.stdout, f)
+			sayLines(e.stdout, f.Line())
 			return nil
 		},
 	}

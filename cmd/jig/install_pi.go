@@ -33,14 +33,14 @@ func installPiCommand(e *env) *cli.Command {
 					fmt.Fprintf(e.stdout, "no extension at %s\n", f.Path)
 					return nil
 				}
-				sayFile(e.stdout, f)
+				sayLines(e.stdout, f.Line())
 				return nil
 			}
 			f, err := p.Install()
 			if err != nil {
 				return err
 			}
-			sayFile(e.stdout, f)
+			sayLines(e.stdout, f.Line())
 			return nil
 		},
 	}
