@@ -139,24 +139,14 @@ func claudeShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			r := cct.NewReader(file)
-			if err := r.Update(); err != nil {
-				return status.Mark(status.ErrBadInput, err)
+			shown, err := cct.Show(file)
+			if err != nil {
+				return err
 			}
-			if r.SessionID() == "" {
-				return status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Claude Code transcript: no session id", file))
-			}
-			d := r.Derive(transcript.NewRepoFinder().Repo)
-			offered, deferred := r.Tools()
 			if c.Bool("json") {
-				return writeIndented(e.stdout, struct {
-					*transcript.Derived
-					Offered  []string `json:"offered"`
-					Deferred []string `json:"deferred"`
-					Skills   []string `json:"skills"`
-				}{d, nonNil(offered), nonNil(deferred), nonNil(r.Skills())})
+				return writeIndented(e.stdout, shown)
 			}
-			render.ClaudeShow(e.stdout, d, offered, deferred)
+			render.ClaudeShow(e.stdout, shown.Derived, shown.Offered, shown.Deferred)
 			return nil
 		},
 	}

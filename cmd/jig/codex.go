@@ -102,22 +102,14 @@ func codexShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			r := rollout.NewReader(file)
-			if err := r.Update(); err != nil {
-				return status.Mark(status.ErrBadInput, err)
+			shown, err := rollout.Show(file)
+			if err != nil {
+				return err
 			}
-			if r.SessionID() == "" {
-				return status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Codex rollout: no session_meta", file))
-			}
-			d := r.Derive(transcript.NewRepoFinder().Repo)
 			if c.Bool("json") {
-				return writeIndented(e.stdout, struct {
-					*transcript.Derived
-					Window *int64   `json:"window"`
-					Called []string `json:"called"`
-				}{d, r.Window(), nonNil(r.Called())})
+				return writeIndented(e.stdout, shown)
 			}
-			render.CodexShow(e.stdout, d, r.Window(), r.Called())
+			render.CodexShow(e.stdout, shown.Derived, shown.Window, shown.Called)
 			return nil
 		},
 	}

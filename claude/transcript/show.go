@@ -1,0 +1,32 @@
+package transcript
+
+import (
+	"fmt"
+
+	"jig/status"
+	pi "jig/transcript"
+)
+
+// Shown is what `jig claude show` says of a transcript read whole: what it
+// derives, and the tools and skills Claude offered (lists, never null).
+type Shown struct {
+	*pi.Derived
+	Offered  []string `json:"offered"`
+	Deferred []string `json:"deferred"`
+	Skills   []string `json:"skills"`
+}
+
+// Show reads the transcript file whole. A file that is no Claude Code
+// transcript is status.ErrBadInput.
+func Show(file string) (*Shown, error) {
+	r := NewReader(file)
+	if err := r.Update(); err != nil {
+		return nil, status.Mark(status.ErrBadInput, err)
+	}
+	if r.SessionID() == "" {
+		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Claude Code transcript: no session id", file))
+	}
+	offered, deferred := r.Tools()
+	return &Shown{Derived: r.Derive(pi.NewRepoFinder().Repo), Offered: append([]string{}, offered...),
+		Deferred: append([]string{}, deferred...), Skills: append([]string{}, r.Skills()...)}, nil
+}
