@@ -96,14 +96,17 @@ ssh -F "$work/ssh_config" hostb true
 	measure "$work/hello" | row "Go hello world" "-"
 	JIG_STATE_DIR="$work/local" measure "$work/bin/jig" session list --json | row '`session list --json`' 500
 	JIG_STATE_DIR="$work/local" measure "$work/bin/jig" board --once | row '`board --once`' 500
+	JIG_BENCH_STATE="$work/local" go test ./board -run '^$' -bench '^BenchmarkLocal$' -benchtime 20x |
+		awk '/^BenchmarkLocal/ {printf "| a live refresh of this machine (board.Local, in the running board) | 500 | %.2f ms |\n", $3/1e6}'
 	JIG_STATE_DIR="$work/a" measure "$work/bin/jig" session list --json | row '`session list --json` (on one host)' 25
+	measure ssh -F "$work/ssh_config" hosta true | row 'ssh + `true` (warm master): the cost of one question' -
 	measure ssh -F "$work/ssh_config" hosta jig session list --json | row 'ssh + `session list --json` (warm master)' 25
 	JIG_STATE_DIR="$work/empty" measure "$work/bin/jig" board --once --host hosta --host hostb | row '`board --once --host hosta --host hostb`' 50
 } | tee "$work/table.md"
 {
 	echo "# jig board: one refresh"
 	echo
-	echo "Measured by \`bash bench/board.sh\` on $(nproc) cores, $(date -u +%Y-%m-%d). Budgets: a local refresh"
+	echo "Measured by \`bash bench/board.sh\` on $(nproc) cores, $(date -u +%Y-%m-%d), load average $(cut -d' ' -f1 /proc/loadavg) at the end. Budgets: a local refresh"
 	echo "over 500 sessions within 30 ms; over 50 sessions on two ssh hosts (warm ControlMaster) within 100 ms."
 	echo
 	cat "$work/table.md"

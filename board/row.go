@@ -92,13 +92,17 @@ type file struct {
 	Switches struct {
 		Tools map[string]bool `json:"tools"`
 	} `json:"switches"`
-	ContextDetail *struct {
-		Tools []struct {
-			Name string `json:"name"`
-			Off  bool   `json:"off"`
-		} `json:"tools"`
-	} `json:"contextDetail"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	ContextDetail *contextDetail `json:"contextDetail"`
+	UpdatedAt     time.Time      `json:"updatedAt"`
+}
+
+// contextDetail is what the board reads of a file's context detail: the
+// names of its tools, for the `t` menu.
+type contextDetail struct {
+	Tools []struct {
+		Name string `json:"name"`
+		Off  bool   `json:"off"`
+	} `json:"tools"`
 }
 
 // rowOf is the row a status file's JSON gives; repo names the git work
@@ -161,8 +165,13 @@ func slim(data []byte) []byte {
 			rest = nil
 		}
 		key, _, _ := bytes.Cut(bytes.TrimLeft(field, "\n "), []byte(`":`))
-		if heavy[string(bytes.TrimPrefix(key, []byte(`"`)))] {
+		switch name := string(bytes.TrimPrefix(key, []byte(`"`))); {
+		case heavy[name]:
 			continue
+		case name == "contextDetail":
+			if field = detailTools(field); field == nil {
+				continue
+			}
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
@@ -170,6 +179,22 @@ func slim(data []byte) []byte {
 		out = append(out, field...)
 	}
 	return append(out, '}')
+}
+
+// detailTools is the context detail's field in jig's layout with its tools
+// alone (its other lists are most of it); nil when it has none.
+func detailTools(field []byte) []byte {
+	key := []byte("\n    \"tools\": ")
+	i := bytes.Index(field, key)
+	if i < 0 {
+		return nil
+	}
+	v := field[i+len(key):]
+	end := bytes.Index(v, []byte(",\n    \"")) // the detail's next key
+	if end < 0 {
+		return nil
+	}
+	return append([]byte(`"contextDetail": {"tools": `), append(v[:end:end], '}')...)
 }
 
 // project is the ticket's key, else the name of the repository holding the

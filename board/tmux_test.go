@@ -118,3 +118,65 @@ func TestBoardInTmuxListsInOrderAndJumps(t *testing.T) {
 		t.Error("--jump to no session must fail")
 	}
 }
+
+// waitScreen waits until pane's screen matches want.
+func (b *tmuxBoard) waitScreen(t *testing.T, pane, want string) string {
+	t.Helper()
+	var screen string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		screen = b.tmux.Run("capture-pane", "-p", "-t", pane)
+		if strings.Contains(screen, want) {
+			return screen
+		}
+	}
+	t.Fatalf("pane %s never showed %q:\n%s", pane, want, screen)
+	return ""
+}
+
+// TestInteractiveBoardInTmux: the board in a real tmux pane, driven by
+// keys as a person types them: Enter jumps the client to the selected
+// session's pane, t and Enter turn a tool of another session off, and the
+// session's file shows the switch once the session takes the request.
+func TestInteractiveBoardInTmux(t *testing.T) {
+	b := newTmuxBoard(t)
+	board := "%0" // the free pane in "one", beside the idle session's
+	b.tmux.Run("respawn-pane", "-k", "-t", board, "env", "JIG_STATE_DIR="+b.state, b.jig, "board")
+	screen := b.waitScreen(t, board, "gamma")
+	if !strings.Contains(screen, "› !") {
+		t.Errorf("the waiting session is not first and selected:\n%s", screen)
+	}
+
+	b.tmux.Run("send-keys", "-t", board, "Enter")
+	for deadline := time.Now().Add(10 * time.Second); b.current() != "two "+b.panes["waiting"]; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Enter did not jump: the client shows %q", b.current())
+		}
+	}
+
+	b.tmux.Run("send-keys", "-t", board, "j", "t")
+	b.waitScreen(t, board, "tools of beta")
+	b.tmux.Run("send-keys", "-t", board, "Enter")
+	b.waitScreen(t, board, "asked beta to turn bash off")
+	answer, err := jigIn(t, b.jig, b.state, `{"tools":["bash","read"],"active":["bash","read"],"hidden":[],"skills":[]}`, nil,
+		"request", "handle", "--session", b.ids["busy"])
+	if err != nil || !strings.Contains(answer, `"bash":false`) {
+		t.Fatalf("the busy session got no request from the board: %s %v", answer, err)
+	}
+	out, err := jigIn(t, b.jig, b.state, "", nil, "session", "show", b.ids["busy"], "--jq", ".switches.tools.bash")
+	if err != nil || strings.TrimSpace(out) != "false" {
+		t.Errorf("the session's file does not show bash off: %q %v", out, err)
+	}
+	b.tmux.Run("send-keys", "-t", board, "t") // the board read the file again on its change
+	b.waitScreen(t, board, "off bash")
+	b.tmux.Run("send-keys", "-t", board, "Escape", "q") // ESC and the byte after it close the menu
+
+	b.tmux.Run("send-keys", "-t", board, "q")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if panes := b.tmux.Run("list-panes", "-a", "-F", "#{pane_id}:#{pane_dead}"); !strings.Contains(panes, board+":0") {
+			break // gone, or dead
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not quit the board:\n%s", b.tmux.Run("capture-pane", "-p", "-t", board))
+		}
+	}
+}

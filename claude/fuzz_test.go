@@ -27,6 +27,9 @@ func FuzzSettings(f *testing.F) {
 		if err != nil {
 			return // refused whole
 		}
+		if !json.Valid(out) {
+			t.Fatalf("install wrote no JSON:\n%s", out)
+		}
 		again, changed, _, err := Install(out, "/usr/local/bin/jig")
 		if err != nil || changed || !bytes.Equal(again, out) {
 			t.Fatalf("a second install: changed %v, %v", changed, err)
@@ -35,7 +38,7 @@ func FuzzSettings(f *testing.F) {
 		if err != nil {
 			t.Fatalf("uninstall of jig's own install: %v", err)
 		}
-		if !sameSettings(t, back, data) {
+		if !json.Valid(back) || !sameSettings(t, back, data) {
 			t.Fatalf("uninstall gave\n%s\nfor\n%s", back, data)
 		}
 	})

@@ -2,53 +2,156 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"maps"
 	"path/filepath"
+	"time"
 
+	"jig/request"
 	"jig/status"
 )
 
 // Events jig's hooks are installed for, and the state each leaves the
 // session in ("" leaves it as it was).
-var Events = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop",
+var Events = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop",
 	"SubagentStop", "PreCompact", "Notification", "SessionEnd"}
 
 var stateAfter = map[string]string{
-	"SessionStart":     status.Idle,
-	"UserPromptSubmit": status.Busy,
-	"PreToolUse":       status.Busy,
-	"PostToolUse":      status.Busy,
-	"SubagentStop":     status.Busy, // the main agent goes on
-	"PreCompact":       status.Busy,
-	"Stop":             status.Idle,
+	"SessionStart":       status.Idle,
+	"UserPromptSubmit":   status.Busy,
+	"PreToolUse":         status.Busy,
+	"PostToolUse":        status.Busy,
+	"PostToolUseFailure": status.Busy,
+	"SubagentStop":       status.Busy, // the main agent goes on
+	"PreCompact":         status.Busy,
+	"Stop":               status.Idle,
 }
+
+// answerGrace is how long an answer stays readable when the session ends
+// right after giving it (a request taken at a print-mode run's last Stop):
+// `jig request --wait` polls every 50 ms and takes the file gone for "ended
+// before it answered".
+const answerGrace = time.Second
 
 // Hook handles one hook event and returns what the hook prints on stdout:
 // nil, or for a PreToolUse call of a tool (or skill) switched off, Claude's
 // answer refusing it with a reason that names the switch.
 func (w *Writer) Hook(in *Input) ([]byte, error) {
 	switch in.Event {
-	case "SessionEnd":
-		return nil, w.End(in.SessionID)
 	case "SessionStart":
 		// a Claude killed hard left its file behind: clean it as for Pi
 		w.Dir.GC(status.Liveness{Host: w.Host}, w.Now())
 		w.pruneSwitches(w.Now())
+	case "PreToolUse":
+		// Decided from the switches as they stand, without the session's
+		// lock: parallel calls' hooks run at once, and none may wait on
+		// the others or on a writer that hangs to refuse.
+		sw, err := w.switchesNow(in.SessionID)
+		refused := refusal(sw, in)
+		if err != nil {
+			refused = deny("jig: this session's switches cannot be read (" + status.Cut(err.Error()) + "): every call is refused until they can")
+		}
+		if refused != nil {
+			return w.refuse(in, refused), nil
+		}
 	}
 	live := map[string]any{}
 	if st := stateAfter[in.Event]; st != "" {
 		live["state"] = st
 	}
-	var outputs []status.Output
-	if o := w.output(in); o != nil {
-		// Claude writes the call's result into its transcript only after
-		// its PostToolUse hooks ran: the hook's own input says it first.
-		outputs = []status.Output{*o}
-	}
-	s, err := w.update(in, live, outputs, nil)
-	if err != nil || in.Event != "PreToolUse" {
+	// Claude writes the call's result into its transcript only after
+	// its PostToolUse hooks ran: the hook's own input says it first.
+	s, err := w.update(in, live, w.output(in), nil)
+	switch {
+	case in.Event == "SessionEnd":
+		if err == nil && s.LastRequest != nil {
+			// a request taken now or at the last Stop: its answer stays
+			// readable a moment before the file goes
+			if age := w.Now().Sub(s.LastRequest.At); age >= 0 && age < answerGrace {
+				time.Sleep(answerGrace - age)
+			}
+		}
+		return nil, w.End(in.SessionID)
+	case err != nil || in.Event != "PreToolUse":
 		return nil, err
 	}
-	return refusal(s.Switches, in), nil
+	return refusal(s.Switches, in), nil // with the request this event took
+}
+
+// refusedWrite bounds how long a refused call's hook tries to record the
+// event (the reply before it, a waiting request) before it answers anyway.
+const refusedWrite = time.Second
+
+// refuse records a refused call's event as any other, if it can within
+// refusedWrite, and answers: with the refusal, or with what the switches
+// say once written (a request the write took may have turned the tool
+// back on). Whatever the write does, in time or not, the call stays
+// refused unless the written switches allow it.
+func (w *Writer) refuse(in *Input, refused []byte) []byte {
+	done := make(chan []byte, 1)
+	go func() {
+		s, err := w.update(in, map[string]any{"state": status.Busy}, nil, nil)
+		if err != nil {
+			done <- refused
+			return
+		}
+		done <- refusal(s.Switches, in)
+	}()
+	select {
+	case out := <-done:
+		return out
+	case <-time.After(refusedWrite):
+		return refused // the lock is held too long: the write is given up with the process
+	}
+}
+
+// switchesNow are the session's switches as they stand, read without the
+// lock and without blocking: its status file's (else what its earlier run
+// kept), with what a waiting request switches off laid over (a call of a
+// tool being switched off is refused before the request is taken). An
+// error means they cannot be known: the caller refuses.
+func (w *Writer) switchesNow(session string) (status.Switches, error) {
+	var sw status.Switches
+	if err := w.Dir.Check(status.SessionsDir); err != nil {
+		return sw, err
+	}
+	s, err := w.Dir.Read(session)
+	switch {
+	case err == nil:
+		sw = s.Switches
+	case errors.Is(err, fs.ErrNotExist):
+		k, err := w.readKept(session)
+		if err != nil {
+			return sw, err
+		}
+		sw = k.Switches
+	default:
+		return sw, err
+	}
+	req, err := request.Pending(w.Dir, session)
+	var bad *request.BadError
+	switch {
+	case errors.As(err, &bad) || req == nil:
+		return sw, nil // none waits, or a bad one, which switches nothing (its taker answers it)
+	case err != nil:
+		return sw, err
+	}
+	return status.Switches{Tools: offOver(sw.Tools, req.Tools), Skills: offOver(sw.Skills, req.Skills)}, nil
+}
+
+// offOver is the switches with the names a request turns off laid over.
+func offOver(cur, req map[string]bool) map[string]bool {
+	out := maps.Clone(cur)
+	for name, on := range req {
+		if !on {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[name] = false
+		}
+	}
+	return out
 }
 
 // refusal is PreToolUse's answer for a call of a tool, or of the Skill tool
@@ -69,6 +172,12 @@ func refusal(sw status.Switches, in *Input) []byte {
 	if reason == "" {
 		return nil
 	}
+	return deny(reason)
+}
+
+// deny is PreToolUse's answer refusing the call, with the reason the model
+// is told.
+func deny(reason string) []byte {
 	out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
 		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason,
 	}})

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	cct "jig/claude/transcript"
+	"jig/engine"
 	"jig/request"
 	"jig/status"
 	"jig/transcript"
@@ -39,6 +40,7 @@ type Input struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolUseID      string          `json:"tool_use_id"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
+	AgentID        string          `json:"agent_id"` // SubagentStop's: the subagent that ended
 	Effort         *Effort         `json:"effort"`
 
 	// statusLine's; a hook may say the model too, as a plain id
@@ -136,8 +138,10 @@ func AgentDir(getenv func(string) string) string {
 // update is the read-merge-write every Claude event does (writer.Write):
 // under the session's lock, the transcript (read on from the saved cursor),
 // then what the event says live, laid over the file; requests taken; the
-// file written if it changed. edit adjusts the status before it is written.
-func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output, edit func(s *status.Status)) (*status.Status, error) {
+// file written if it changed. output is a file the event saw written; edit
+// adjusts the status before it is written, given the transcript's reader
+// (nil when Claude has not written the transcript yet).
+func (w *Writer) update(in *Input, live map[string]any, output *status.Output, edit func(s *status.Status, r *cct.Reader)) (*status.Status, error) {
 	sw := w.writer()
 	tr := w.transcript(sw, in)
 	if in.Effort != nil && in.Effort.Level != "" {
@@ -148,7 +152,7 @@ func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output,
 		return nil, err
 	}
 	u := writer.Update{Session: in.SessionID, PID: w.PID, Agent: status.AgentClaude, AgentDir: AgentDir(w.Getenv),
-		SessionFile: in.TranscriptPath, CWD: in.CWD, Live: liveJSON, Outputs: outputs,
+		SessionFile: in.TranscriptPath, CWD: in.CWD, Live: liveJSON,
 		Edit: func(s, prev *status.Status) error {
 			if s.Usage.Cost == nil && prev != nil && prev.Usage.Cost != nil {
 				c := *prev.Usage.Cost // Claude's own latest figure (statusLine) until it says another
@@ -162,15 +166,30 @@ func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output,
 				// earlier run kept (the file went at that run's SessionEnd)
 				s.Switches = w.keptSwitches(in.SessionID)
 			}
+			if output != nil {
+				addOutput(s, *output)
+			}
+			var r *cct.Reader
 			if tr != nil && tr.r != nil {
-				offered, deferred := tr.r.Tools()
+				r = tr.r
+				if m := tr.d.Model; m != nil && s.Model != nil && s.Model.ID == m.ID && m.Name != m.ID {
+					s.Model.Name = m.Name // the display name Claude gave it
+				}
+				offered, deferred := r.Tools()
 				if len(offered) > 0 {
 					s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
 				}
-				w.takeRequest(s, tr.r)
+				w.takeRequest(s, r)
+			}
+			if s.Context.Window == nil && s.Model != nil {
+				// no statusLine in this run (claude -p): the window Claude
+				// said for the model in an earlier one
+				if win := w.keptWindow(in.SessionID, s.Model.ID); win > 0 {
+					s.Context.Window = &win
+				}
 			}
 			if edit != nil {
-				edit(s)
+				edit(s, r)
 			}
 			return nil
 		}}
@@ -180,29 +199,53 @@ func (w *Writer) update(in *Input, live map[string]any, outputs []status.Output,
 	return sw.Write(u)
 }
 
+// addOutput joins a file the event saw written to the status's outputs:
+// created when this write or an earlier one created it (the transcript
+// reader's rule, cct.OutputAction).
+func addOutput(s *status.Status, o status.Output) {
+	was := false
+	for _, x := range s.Outputs {
+		was = was || (x.Path == o.Path && x.Action == status.Created)
+	}
+	o.Action = cct.OutputAction(o.Action == status.Created, was)
+	s.Outputs = engine.MergeOutputs([]status.Output{o}, s.Outputs)
+}
+
 // writer is the session's writer, in the hook's environment (Claude's).
 func (w *Writer) writer() *writer.Writer {
 	return writer.New(w.Dir, w.Now, w.Getenv, w.Host)
 }
 
+// settles are the after-tool events and the outcome each says for its call.
+var settles = map[string]string{"PostToolUse": status.OK, "PostToolUseFailure": status.Error}
+
 // transcript is the session's transcript as a writer.Source; nil when
 // the input names none. Claude writes its transcript a moment after it
-// runs the hooks: for a call's event, or the reply that ended the turn,
-// it waits here, before the lock and briefly, until the entry the event is
+// runs the hooks: for a call's event, or the reply that ended the turn (the
+// session's, or at SubagentStop the subagent's), it waits here, before the lock and briefly, until the entry the event is
 // about is there, so the file says what led to it.
 func (w *Writer) transcript(sw *writer.Writer, in *Input) *claudeTranscript {
 	if in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
 		return nil
 	}
 	t := &claudeTranscript{path: in.TranscriptPath}
-	if in.ToolUseID == "" && in.Event != "Stop" {
+	if outcome := settles[in.Event]; outcome != "" && in.ToolUseID != "" {
+		// Claude writes the call's result only after its after-tool hooks
+		// ran: the event settles it, in print mode too (no statusLine).
+		t.settleID, t.settle = in.ToolUseID, outcome
+	}
+	subagent := in.Event == "SubagentStop" && in.AgentID != ""
+	if in.ToolUseID == "" && in.Event != "Stop" && !subagent {
 		return t // nothing to wait for: read under the lock
 	}
 	t.aheadFrom = sw.Cursor(in.SessionID)
-	r, at := t.restore(t.aheadFrom)
+	r, restored := t.restore(t.aheadFrom)
 	caughtUp := func() bool {
-		if in.ToolUseID != "" {
+		switch {
+		case in.ToolUseID != "":
 			return r.Outcome(in.ToolUseID) != ""
+		case subagent:
+			return r.SubagentEnded(in.AgentID)
 		}
 		return r.TurnEnded()
 	}
@@ -212,7 +255,7 @@ func (w *Writer) transcript(sw *writer.Writer, in *Input) *claudeTranscript {
 		err = r.Update()
 	}
 	if err == nil {
-		t.ahead, t.aheadAt = r, at
+		t.ahead, t.aheadRestored = r, restored
 	}
 	return t
 }
@@ -220,44 +263,45 @@ func (w *Writer) transcript(sw *writer.Writer, in *Input) *claudeTranscript {
 // claudeTranscript reads Claude's transcript on from the session's cursor
 // (claude/transcript's own marshal and restore).
 type claudeTranscript struct {
-	path      string
-	ahead     *cct.Reader // read before the lock, from the cursor aheadFrom (at offset aheadAt, see restore)
-	aheadFrom []byte
-	aheadAt   int64
-	r         *cct.Reader // as Derive left it; nil when Claude has not written the transcript yet
+	path             string
+	settleID, settle string      // the call an after-tool event settles, and how
+	ahead            *cct.Reader // read before the lock, from the cursor aheadFrom
+	aheadFrom        []byte
+	aheadRestored    bool
+	r                *cct.Reader // as Derive left it; nil when Claude has not written the transcript yet
+	d                *transcript.Derived
 }
 
-// restore is a reader at cursor, and the offset it starts from when the
-// cursor held (-1 when the reader starts afresh: a stale or foreign cursor
-// is dropped).
-func (t *claudeTranscript) restore(cursor []byte) (*cct.Reader, int64) {
+// restore is a reader at cursor, and whether the cursor held (a stale or
+// foreign cursor is dropped: the reader starts afresh).
+func (t *claudeTranscript) restore(cursor []byte) (*cct.Reader, bool) {
 	if cursor != nil {
 		if r, err := cct.RestoreReader(t.path, cursor); err == nil {
-			return r, r.Offset()
+			return r, true
 		}
 	}
-	return cct.NewReader(t.path), -1
+	return cct.NewReader(t.path), false
 }
 
 func (t *claudeTranscript) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
-	r, restoredAt := t.ahead, t.aheadAt
+	r, restored := t.ahead, t.aheadRestored
 	if r == nil || !bytes.Equal(cursor, t.aheadFrom) {
 		// another hook moved the cursor meanwhile: read on from there
-		r, restoredAt = t.restore(cursor)
+		r, restored = t.restore(cursor)
 		if err := r.Update(); err != nil {
 			return nil, nil, nil // not written yet
 		}
 	}
-	t.r = r
-	d := r.Derive(transcript.NewRepoFinder().Repo)
-	if restoredAt >= 0 && r.Offset() == restoredAt {
-		return d, nil, nil // read nothing new: the hook that finds nothing new writes nothing
+	settled := t.settleID != "" && r.Settle(t.settleID, t.settle)
+	t.r, t.d = r, r.Derive(transcript.NewRepoFinder().Repo)
+	if restored && !settled && !r.Moved() {
+		return t.d, nil, nil // read nothing new: the hook that finds nothing new writes nothing
 	}
 	next, err := r.MarshalCursor()
 	if err != nil {
-		return d, nil, nil // a cursor not saved costs one full read next time, nothing more
+		return t.d, nil, nil // a cursor not saved costs one full read next time, nothing more
 	}
-	return d, next, nil
+	return t.d, next, nil
 }
 
 // End removes the session's file and cursor: SessionEnd.

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	cct "jig/claude/transcript"
 	"jig/status"
 )
 
@@ -24,12 +25,18 @@ func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
 	if cw != nil && cw.Size != nil && *cw.Size > 0 {
 		live["context"] = map[string]any{"window": *cw.Size}
 	}
-	return w.update(in, live, nil, func(s *status.Status) {
-		if s.Context.Tokens == nil && cw != nil && cw.CurrentUsage != nil {
+	return w.update(in, live, nil, func(s *status.Status, r *cct.Reader) {
+		if s.Model != nil && s.Context.Window != nil {
+			w.keepWindow(in.SessionID, s.Model.ID, *s.Context.Window)
+		}
+		if r == nil && s.Context.Tokens == nil && cw != nil && cw.CurrentUsage != nil {
 			// no transcript to read yet: Claude's own count of the context
+			// (once there is one, the transcript's: after a compaction it
+			// says unknown until the next reply)
 			u := cw.CurrentUsage
-			tok := u.Input + u.CacheRead + u.CacheWrite
-			s.Context.Tokens = &tok
+			if tok := u.Input + u.CacheRead + u.CacheWrite; tok > 0 {
+				s.Context.Tokens = &tok
+			}
 		}
 	})
 }

@@ -137,6 +137,7 @@ func TestInteractiveInTmux(t *testing.T) {
 		return ""
 	})
 	s := find()
+	window := *s.Context.Window
 	percent := fmt.Sprintf(" %.0f%% ", *s.Context.Percent)
 	shows := func(line string) bool { return strings.Contains(line, model) && strings.Contains(line, percent) }
 
@@ -160,6 +161,34 @@ func TestInteractiveInTmux(t *testing.T) {
 		return ""
 	})
 
+	if s.Model == nil || s.Model.Name != modelName {
+		t.Errorf("model %+v, want Claude's display name %s", s.Model, modelName)
+	}
+
+	// /compact: the context is unknown (null) until the next reply, while
+	// the statusLine goes on running, whatever it says of the context.
+	costBefore := *s.Usage.Cost
+	w.model.Queue(scriptedanthropic.Reply{Text: "<summary>E2E-SUMMARY</summary>", Usage: scriptedanthropic.Usage{Input: 3000, Output: 200}})
+	inner.Run("send-keys", "-t", pane, "-l", "/compact")
+	inner.Run("send-keys", "-t", pane, "Enter")
+	poll(t, "after /compact the context is unknown while the statusLine runs", func() string {
+		s := find()
+		var in struct {
+			Cost struct {
+				Total float64 `json:"total_cost_usd"`
+			} `json:"cost"`
+		}
+		data, _ := os.ReadFile(sl)
+		json.Unmarshal(data, &in)
+		switch {
+		case s == nil || in.Cost.Total <= costBefore:
+			return "no statusLine run since the compaction (its cost is in Claude's); screen:\n" + screen()
+		case s.Context.Tokens != nil || s.Context.Percent != nil || s.Context.Window == nil:
+			return fmt.Sprintf("context %+v, want tokens and percent unknown, the window known; the statusLine said %s", s.Context, data)
+		}
+		return ""
+	})
+
 	inner.Run("send-keys", "-t", pane, "-l", "/exit")
 	inner.Run("send-keys", "-t", pane, "Enter")
 	poll(t, "SessionEnd removes the file", func() string {
@@ -168,4 +197,19 @@ func TestInteractiveInTmux(t *testing.T) {
 		}
 		return ""
 	})
+
+	// The same session in print mode (no statusLine): the window Claude
+	// said is kept, so the percentage is known; at the end the tokens are
+	// Claude's own totals, the compaction's request included.
+	run := w.startPrint("E2E-PROMPT once more", "--continue", "--allowedTools", "Bash")
+	w.waitRequests(4)
+	w.model.Queue(scriptedanthropic.Reply{ToolUses: []scriptedanthropic.ToolUse{{ID: "toolu_i2", Name: "Bash", Input: string(cmd)}},
+		Usage: scriptedanthropic.Usage{Input: 50000, Output: 5}})
+	w.waitRequests(5)
+	s = w.checkStep("print mode after the interactive run")
+	if s.Context.Window == nil || *s.Context.Window != window || s.Context.Percent == nil || *s.Context.Percent != float64(50000*100)/float64(window) {
+		t.Errorf("print mode: context %+v, want 50000 tokens of the window %d the statusLine said", s.Context, window)
+	}
+	w.model.Queue(scriptedanthropic.Reply{Text: "Done.", Usage: scriptedanthropic.Usage{Input: 50010, Output: 5}})
+	w.checkEnd("print mode after the interactive run", run.result(t))
 }

@@ -47,13 +47,12 @@ func (c Claude) path() (string, error) {
 	return path, nil
 }
 
-// Install merges jig's entries, which run jig as $JIG_BIN, else as `jig`
-// on Claude's PATH. The notes say what it left alone (a statusLine of the
-// user's).
+// Install merges jig's entries, which run jig by its absolute path
+// (JigPath). The notes say what it left alone (a statusLine of the user's).
 func (c Claude) Install() (File, []string, error) {
-	bin := c.Getenv("JIG_BIN")
-	if bin == "" {
-		bin = "jig"
+	bin, err := JigPath(c.Getenv)
+	if err != nil {
+		return File{}, nil, err
 	}
 	var notes []string
 	f, err := c.edit(func(old []byte) (out []byte, changed bool, err error) {

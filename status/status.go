@@ -56,6 +56,7 @@ type Status struct {
 	Model         *Model         `json:"model"`
 	Thinking      *string        `json:"thinking"`
 	State         string         `json:"state"`
+	StateSince    *time.Time     `json:"stateSince"` // when state last changed; null when the writer did not say
 	Context       Context        `json:"context"`
 	Usage         Usage          `json:"usage"`
 	Tools         Tools          `json:"tools"`

@@ -119,6 +119,7 @@ func TestSeedFields(t *testing.T) {
 		"startedAt": "string", "updatedAt": "string",
 		// added to schema 1 by jig
 		"terminals": "null", "host": "string", "sessionFile": "null", "switches": "object", "agent": "string",
+		"stateSince": "null",
 	}
 	for name, typ := range want {
 		v, ok := doc[name]

@@ -234,7 +234,19 @@ func (w *Writer) build(u Update, file *status.Status, cursor []byte) (*status.St
 			return nil, nil, &Refused{Err: err}
 		}
 	}
+	s.StateSince = stateSince(prev, s.State, w.Now())
 	return s, next, nil
+}
+
+// stateSince is when the session entered state: prev's time while the
+// state stays, now when it changes (or nobody said when).
+func stateSince(prev *status.Status, state string, now time.Time) *time.Time {
+	if prev != nil && prev.State == state && prev.StateSince != nil {
+		t := *prev.StateSince
+		return &t
+	}
+	now = now.UTC()
+	return &now
 }
 
 // fillEnvironment sets what the environment knows: the only place a

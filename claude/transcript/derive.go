@@ -14,10 +14,14 @@ import (
 // none). Fields a transcript cannot know (the context window, busy or idle)
 // are left to the hooks and the statusLine.
 //
-// Usage is counted once per message id. Cost is Claude Code's own figure,
-// from the latest cost-state entry, and only while no reply came after it:
-// the transcript has no prices, so a cost jig worked out itself could
-// disagree with Claude's; nil means not known yet.
+// Usage is every request the session paid for, as Claude's own totals and
+// cost count them: Claude's session totals at its latest cost-state entry
+// (which Claude writes when a run ends), plus each reply read since, the
+// session's and its subagents', once per message id. Before any cost-state
+// it is the replies read. Cost is Claude Code's own figure, from the latest
+// cost-state entry, and only while no reply came after it: the transcript
+// has no prices, so a cost jig worked out itself could disagree with
+// Claude's; nil means not known yet.
 func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 	st := &r.st
 	d := &pi.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
@@ -30,6 +34,9 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 	}
 	if st.Model != "" {
 		d.Model = &status.Model{Provider: Provider, ID: st.Model, Name: st.Model}
+		if st.ModelName[0] == st.Model {
+			d.Model.Name = st.ModelName[1] // the display name Claude gives it
+		}
 	}
 	if st.Context != nil {
 		tok := *st.Context
@@ -82,9 +89,34 @@ func (r *Reader) Outcome(id string) string {
 	return ""
 }
 
+// Settle records how a call ended as its after-tool hook says it: Claude
+// writes the result into the transcript only after those hooks ran. A call
+// read so far and still pending gets outcome; its result, once read, has
+// the last word. It reports whether it changed a call.
+func (r *Reader) Settle(id, outcome string) bool {
+	for i := range r.st.Calls {
+		if c := &r.st.Calls[i]; c.ID == id && c.Outcome == status.Pending && outcome != status.Pending {
+			c.Outcome = outcome
+			return true
+		}
+	}
+	return false
+}
+
 // TurnEnded reports whether the latest entry read is a reply that ends
 // the turn (not a tool call, not a prompt or a tool's result).
 func (r *Reader) TurnEnded() bool { return r.st.TurnEnded }
+
+// SubagentEnded reports whether the subagent's transcript read so far
+// (agent-<id>.jsonl) ends with a reply that ends its turn.
+func (r *Reader) SubagentEnded(id string) bool {
+	for _, f := range r.subs {
+		if f.Name == "agent-"+id+".jsonl" {
+			return f.Ended
+		}
+	}
+	return false
+}
 
 // SessionID is the session id the entries carry.
 func (r *Reader) SessionID() string { return r.st.SessionID }

@@ -3,6 +3,10 @@
 // status file's terms, in the same shape as the Pi reader (jig/transcript's
 // Derived), so the same engine builds a Claude session's status.
 //
+// A session's subagents (Task/Agent calls) have transcripts of their own,
+// <session id>/subagents/agent-*.jsonl beside the session's: the reader reads
+// them too, for their usage, calls and written files.
+//
 // It reads incrementally: each Update reads only the lines appended since
 // the last one, and a Reader saves where it stopped (MarshalCursor) so a
 // one-shot hook process carries on from there (RestoreReader). It keeps
@@ -18,6 +22,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -33,6 +38,7 @@ const (
 	keptIDs     = 64       // message ids remembered for deduplicating usage
 	maxPending  = 200      // tool calls waiting for their result
 	maxNames    = 256      // offered and deferred tools, and skills
+	maxSubagent = 256      // subagent transcripts followed; later ones count from Claude's next totals
 	syntheticID = "<synthetic>"
 )
 
@@ -54,10 +60,15 @@ func (t *Totals) add(u Totals, sign int64) {
 	t.CacheWrite += sign * u.CacheWrite
 }
 
-// counted is one message id and the usage counted for it.
+// counted is one message id and the usage counted for it. Extra: its usage
+// is in the totals beside Claude's own (read before Claude's latest totals,
+// or a subagent's reply after them).
 type counted struct {
 	ID    string `json:"id"`
 	Usage Totals `json:"usage"`
+	At    int64  `json:"at"` // unix ms
+	Sub   bool   `json:"sub,omitempty"`
+	Extra bool   `json:"extra"`
 }
 
 // Call is one tool call: a name, what kind of action, how it ended.
@@ -84,16 +95,23 @@ type Output struct {
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
-	SessionID string `json:"sessionId"`
-	CWD       string `json:"cwd"`
-	Started   string `json:"started"`
-	Entries   int    `json:"entries"`
-	Skipped   int    `json:"skipped"`
-	Model     string `json:"model"`
-	Effort    string `json:"effort"`
-	TurnEnded bool   `json:"turnEnded"` // the latest entry is a reply that ends the turn
+	SessionID string    `json:"sessionId"`
+	CWD       string    `json:"cwd"`
+	Started   string    `json:"started"`
+	Entries   int       `json:"entries"`
+	Skipped   int       `json:"skipped"`
+	Model     string    `json:"model"`
+	ModelName [2]string `json:"modelName"` // a model id and the display name Claude gives it
+	Effort    string    `json:"effort"`
+	TurnEnded bool      `json:"turnEnded"` // the latest entry is a reply that ends the turn
+	MainAt    int64     `json:"mainAt"`    // the latest time the session's own transcript says (unix ms)
 
+	// Totals is Claude's own session totals at its latest cost-state (every
+	// request it paid for) plus the replies read since; before any
+	// cost-state, the replies read.
 	Totals  Totals    `json:"totals"`
+	Said    bool      `json:"said"`    // a cost-state gave Claude's totals
+	SaidAt  int64     `json:"saidAt"`  // MainAt when it did: a subagent's reply up to then is in them
 	Counted []counted `json:"counted"` // the newest message ids, oldest first
 	Context *int64    `json:"context"` // tokens of the latest reply's context; nil after a compaction
 
@@ -104,23 +122,39 @@ type state struct {
 	Deferred []string `json:"deferred"` // tools the model can load by ToolSearch
 	Skills   []string `json:"skills"`
 
-	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first
+	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first (by time)
 	Pending map[string]pending `json:"pending"`
 	Outputs map[string]Output  `json:"outputs"`
 }
 
-// Reader reads one transcript incrementally. It is not safe for
-// concurrent use.
+// file is where the reader stands in one file: the session's transcript,
+// or (Name set) a subagent's in the subagents folder.
+type file struct {
+	Name     string `json:"name,omitempty"`
+	Dev      uint64 `json:"dev"`
+	Ino      uint64 `json:"ino"`
+	Offset   int64  `json:"offset"`
+	TailHash uint64 `json:"tailHash"` // of the TailLen bytes before Offset: a hash, never the bytes (no values)
+	TailLen  int    `json:"tailLen"`
+	Ended    bool   `json:"ended,omitempty"` // a subagent's: its latest entry is a reply that ends its turn
+}
+
+// Reader reads one session's transcript, and its subagents',
+// incrementally. It is not safe for concurrent use.
 type Reader struct {
 	path string
-	// cursor
-	dev, ino uint64
-	size     int64
-	offset   int64
-	tailHash uint64 // of the tailLen bytes before offset: a hash, never the bytes (no values)
-	tailLen  int
-	st       state
-	buf      []byte
+	main file
+	subs []file
+	cur  *file  // the file being read
+	from *where // where the cursor it was restored from stood
+	st   state
+	buf  []byte
+}
+
+// where is where a reader stands in its files.
+type where struct {
+	main file
+	subs []file
 }
 
 // NewReader prepares to read the transcript at path. It does no I/O.
@@ -139,16 +173,99 @@ func (r *Reader) reset() {
 // Path is the transcript's path.
 func (r *Reader) Path() string { return r.path }
 
-// Offset is how many bytes have been consumed: complete lines only.
-func (r *Reader) Offset() int64 { return r.offset }
+// Offset is how many bytes of the session's transcript have been
+// consumed: complete lines only.
+func (r *Reader) Offset() int64 { return r.main.Offset }
 
-// Update reads what was appended since the last call. A last line without
-// its newline is left for later: Claude may be writing it. A file that was
-// replaced, shrank or changed before the cursor is read again from the start.
+// Moved reports whether r has read further than the cursor it was
+// restored from, in the session's transcript or a subagent's (a reader
+// not restored from one has always moved).
+func (r *Reader) Moved() bool {
+	if r.from == nil || r.from.main != r.main || len(r.from.subs) != len(r.subs) {
+		return true
+	}
+	for i, f := range r.from.subs {
+		if f != r.subs[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// errReplaced: a file was replaced, shrank or changed before the cursor.
+var errReplaced = errors.New("transcript replaced")
+
+// Update reads what was appended since the last call, to the session's
+// transcript and to its subagents'. A last line without its newline is
+// left for later: Claude may be writing it. When a file was replaced,
+// shrank or changed before the cursor, everything is read again from the
+// start.
 func (r *Reader) Update() error {
-	f, fi, err := status.OpenFile(r.path, status.FollowLinks, status.AnySize)
+	err := r.update()
+	if errors.Is(err, errReplaced) {
+		r.reset()
+		err = r.update()
+	}
+	return err
+}
+
+func (r *Reader) update() error {
+	if err := r.updateFile(&r.main, r.path, false); err != nil {
+		return err
+	}
+	return r.updateSubagents()
+}
+
+// SubagentDir is where Claude writes the transcripts of a session's
+// subagents: <session id>/subagents beside the session's transcript.
+func SubagentDir(transcript string) string {
+	return filepath.Join(strings.TrimSuffix(transcript, ".jsonl"), "subagents")
+}
+
+// updateSubagents reads on in every subagent transcript (agent-*.jsonl); a
+// file that cannot be read now is read at the next Update.
+func (r *Reader) updateSubagents() error {
+	dir := SubagentDir(r.path)
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // no subagent yet
+	}
+	for _, de := range des {
+		name := de.Name()
+		if !de.Type().IsRegular() || !strings.HasPrefix(name, "agent-") || !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		i := slices.IndexFunc(r.subs, func(f file) bool { return f.Name == name })
+		if i < 0 {
+			if len(r.subs) >= maxSubagent {
+				continue
+			}
+			r.subs = append(r.subs, file{Name: name})
+			i = len(r.subs) - 1
+		}
+		f := &r.subs[i]
+		if fi, err := de.Info(); err != nil || (f.Offset > 0 && fi.Size() == f.Offset && inode(fi) == f.Ino) {
+			continue // nothing new (a stat, not an open, for each finished subagent)
+		}
+		if err := r.updateFile(f, filepath.Join(dir, name), true); errors.Is(err, errReplaced) {
+			return err
+		}
+	}
+	return nil
+}
+
+func inode(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
+}
+
+// updateFile reads on in one file from where fc stands.
+func (r *Reader) updateFile(fc *file, path string, sub bool) error {
+	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize)
 	if errors.Is(err, status.ErrNotRegular) {
-		return status.FileError(r.path, err)
+		return status.FileError(path, err)
 	}
 	if err != nil {
 		return err
@@ -158,32 +275,40 @@ func (r *Reader) Update() error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		dev, ino = uint64(st.Dev), uint64(st.Ino)
 	}
-	if r.offset > 0 && !r.same(f, dev, ino, fi.Size()) {
-		r.reset()
+	size := fi.Size()
+	if fc.Offset > 0 && !fc.same(f, dev, ino, size) {
+		return errReplaced
 	}
-	r.dev, r.ino, r.size = dev, ino, fi.Size()
-	if r.size == r.offset {
+	fc.Dev, fc.Ino = dev, ino
+	if size == fc.Offset {
 		return nil // nothing new: the hook's usual case
 	}
-	if err := r.read(f); err != nil {
+	r.cur = fc
+	fc.Offset, r.buf, err = pi.Lines(f, fc.Offset, size, r.buf, lineLimit,
+		func(b []byte, _ int64) error {
+			r.line(b, sub)
+			return nil
+		},
+		func(int64) { r.st.Skipped++ })
+	if err != nil {
 		return err
 	}
-	r.tailLen = int(min(r.offset, tailLen))
-	tail := make([]byte, r.tailLen)
-	if _, err := f.ReadAt(tail, r.offset-int64(r.tailLen)); err != nil {
+	fc.TailLen = int(min(fc.Offset, tailLen))
+	tail := make([]byte, fc.TailLen)
+	if _, err := f.ReadAt(tail, fc.Offset-int64(fc.TailLen)); err != nil {
 		return err
 	}
-	r.tailHash = hashOf(tail)
+	fc.TailHash = hashOf(tail)
 	return nil
 }
 
-// same reports whether the file is still the one read up to r.offset.
-func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
-	if dev != r.dev || ino != r.ino || size < r.offset {
+// same reports whether the file is still the one read up to fc.Offset.
+func (fc *file) same(f *os.File, dev, ino uint64, size int64) bool {
+	if dev != fc.Dev || ino != fc.Ino || size < fc.Offset {
 		return false
 	}
-	got := make([]byte, r.tailLen)
-	if _, err := f.ReadAt(got, r.offset-int64(len(got))); err != nil || hashOf(got) != r.tailHash {
+	got := make([]byte, fc.TailLen)
+	if _, err := f.ReadAt(got, fc.Offset-int64(len(got))); err != nil || hashOf(got) != fc.TailHash {
 		return false
 	}
 	return true
@@ -191,18 +316,6 @@ func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
 
 // lineLimit is MaxLine; tests lower it.
 var lineLimit = MaxLine
-
-// read consumes complete lines from r.offset on, as Pi's reader does.
-func (r *Reader) read(f *os.File) error {
-	var err error
-	r.offset, r.buf, err = pi.Lines(f, r.offset, r.size, r.buf, lineLimit,
-		func(b []byte, _ int64) error {
-			r.line(b)
-			return nil
-		},
-		func(int64) { r.st.Skipped++ })
-	return err
-}
 
 // entry is the part of a transcript line the reader uses. Fields whose
 // type varies between entries are raw and decoded where needed.
@@ -213,6 +326,7 @@ type entry struct {
 	SessionID   string          `json:"sessionId"`
 	CWD         string          `json:"cwd"`
 	IsSidechain bool            `json:"isSidechain"`
+	AgentID     string          `json:"agentId"`
 	Effort      json.RawMessage `json:"effort"`
 	Message     *struct {
 		ID         string          `json:"id"`
@@ -223,7 +337,13 @@ type entry struct {
 	} `json:"message"`
 	ToolUseResult json.RawMessage `json:"toolUseResult"`
 	TotalCostUSD  *float64        `json:"totalCostUSD"`
-	Shape         *struct {
+	ModelUsage    map[string]struct {
+		Input      int64 `json:"inputTokens"`
+		Output     int64 `json:"outputTokens"`
+		CacheRead  int64 `json:"cacheReadInputTokens"`
+		CacheWrite int64 `json:"cacheCreationInputTokens"`
+	} `json:"modelUsage"`
+	Shape *struct {
 		Tools []struct {
 			Name string `json:"name"`
 		} `json:"tools"`
@@ -233,6 +353,10 @@ type entry struct {
 		AddedNames   []string `json:"addedNames"`
 		RemovedNames []string `json:"removedNames"`
 		Names        []string `json:"names"`
+		Identity     *struct {
+			ModelID       string `json:"modelId"`
+			MarketingName string `json:"marketingName"`
+		} `json:"identity"`
 	} `json:"attachment"`
 }
 
@@ -255,14 +379,18 @@ type block struct {
 
 // wanted are the markers of the lines the reader decodes; every other line
 // (system prompts, request blobs, snapshots) is counted and skipped unparsed.
+// System entries are small and timed: the last before a cost-state says
+// when Claude's totals were taken.
 var wanted = [][]byte{
 	[]byte(`"type":"assistant"`), []byte(`"type":"user"`), []byte(`"type":"cost-state"`),
 	[]byte(`"type":"api-request-shape"`), []byte(`"deferred_tools_delta"`), []byte(`"skill_listing"`),
-	[]byte(`"compact_boundary"`),
+	[]byte(`"type":"system"`), []byte(`"marketingName"`),
 }
 
-// line handles one complete line (without its newline).
-func (r *Reader) line(b []byte) {
+// line handles one complete line (without its newline); sub: of a
+// subagent's transcript, which says nothing of the session's model,
+// context, tools or turn.
+func (r *Reader) line(b []byte, sub bool) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return
@@ -296,17 +424,21 @@ func (r *Reader) line(b []byte) {
 	if r.st.Started == "" && e.Timestamp != "" {
 		r.st.Started = e.Timestamp
 	}
-	switch e.Type {
-	case "assistant":
-		r.assistant(&e)
-	case "user":
-		r.user(&e)
-	case "cost-state":
-		if e.TotalCostUSD != nil {
-			c := *e.TotalCostUSD
-			r.st.Cost, r.st.CostFresh = &c, true
-		}
-	case "api-request-shape":
+	if sub || e.AgentID != "" {
+		e.IsSidechain = true // a subagent's entry, wherever it is
+	} else if at := msOf(e.Timestamp); at > r.st.MainAt {
+		r.st.MainAt = at
+	}
+	switch {
+	case e.Type == "assistant":
+		r.assistant(&e, sub)
+	case e.Type == "user":
+		r.user(&e, sub)
+	case e.IsSidechain:
+		// a subagent's shapes, listings and compactions are its own
+	case e.Type == "cost-state":
+		r.costState(&e)
+	case e.Type == "api-request-shape":
 		if e.Shape != nil {
 			r.st.Offered = r.st.Offered[:0]
 			for _, t := range e.Shape.Tools {
@@ -315,18 +447,57 @@ func (r *Reader) line(b []byte) {
 				}
 			}
 		}
-	case "attachment":
+	case e.Type == "attachment":
 		if a := e.Attachment; a != nil {
 			switch a.Type {
 			case "deferred_tools_delta":
 				r.st.Deferred = applyDelta(r.st.Deferred, a.AddedNames, a.RemovedNames)
 			case "skill_listing":
 				r.st.Skills = applyDelta(nil, a.Names, nil)
+			case "model":
+				if id := a.Identity; id != nil && id.ModelID != "" && id.MarketingName != "" {
+					r.st.ModelName = [2]string{id.ModelID, id.MarketingName}
+				}
 			}
 		}
-	case "system":
+	case e.Type == "system":
 		if e.Subtype == "compact_boundary" {
-			r.st.Context = nil // unknown until the next reply
+			// Unknown until the next reply: compactMetadata.postTokens
+			// counts the kept messages, not the system prompt and tools.
+			r.st.Context = nil
+		}
+	}
+}
+
+// costState takes Claude's own totals: its cost, and its session totals
+// (every request it paid for: the conversation's, subagents', compaction,
+// titles and other side requests), which replace the replies counted so
+// far. A subagent's reply written after the latest entry of the session's
+// transcript is not in them, and stays counted.
+func (r *Reader) costState(e *entry) {
+	if e.TotalCostUSD != nil {
+		c := *e.TotalCostUSD
+		r.st.Cost, r.st.CostFresh = &c, true
+	}
+	if e.ModelUsage == nil {
+		return
+	}
+	var t Totals
+	for _, u := range e.ModelUsage {
+		if u.Input < 0 || u.Output < 0 || u.CacheRead < 0 || u.CacheWrite < 0 {
+			return // not Claude's figures: the totals stay as they were
+		}
+		t.add(Totals{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}, 1)
+	}
+	r.st.Totals, r.st.Said, r.st.SaidAt = t, true, r.st.MainAt
+	for i := range r.st.Counted {
+		c := &r.st.Counted[i]
+		c.Extra = c.Sub && c.At > r.st.SaidAt
+		if c.Extra {
+			r.st.Totals.add(c.Usage, 1)
+			if c.Usage != (Totals{}) {
+				r.st.CostFresh = false
+			}
 		}
 	}
 }
@@ -356,14 +527,18 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (r *Reader) assistant(e *entry) {
+func (r *Reader) assistant(e *entry, sub bool) {
 	m := e.Message
 	if m == nil {
 		return
 	}
 	at := msOf(e.Timestamp)
-	if !e.IsSidechain {
-		r.st.TurnEnded = m.StopReason != "" && m.StopReason != "tool_use"
+	ends := m.StopReason != "" && m.StopReason != "tool_use"
+	switch {
+	case sub:
+		r.cur.Ended = ends
+	case !e.IsSidechain:
+		r.st.TurnEnded = ends
 	}
 	if m.Model != "" && m.Model != syntheticID && !e.IsSidechain {
 		r.st.Model = m.Model
@@ -373,7 +548,7 @@ func (r *Reader) assistant(e *entry) {
 		}
 	}
 	if u := m.Usage; u != nil && m.ID != "" && m.Model != syntheticID {
-		r.count(m.ID, Totals{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
+		r.count(m.ID, Totals{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}, at, sub)
 		if !e.IsSidechain {
 			tok := u.Input + u.CacheRead + u.CacheWrite // what Claude's used_percentage counts
 			r.st.Context = &tok
@@ -414,36 +589,62 @@ func (r *Reader) assistant(e *entry) {
 		if len(r.st.Pending) < maxPending {
 			r.st.Pending[bl.ID] = p
 		}
-		r.st.Calls = append(r.st.Calls, Call{ID: bl.ID, Tool: shownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
-		if len(r.st.Calls) > status.MaxRecent {
-			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
+		if e.IsSidechain {
+			action = subagentAction(action)
 		}
+		r.addCall(Call{ID: bl.ID, Tool: shownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
+	}
+}
+
+// addCall puts a call among the newest MaxRecent in time order: the
+// session's transcript and its subagents' are read one after the other.
+func (r *Reader) addCall(c Call) {
+	i := len(r.st.Calls)
+	for i > 0 && r.st.Calls[i-1].At > c.At {
+		i--
+	}
+	r.st.Calls = slices.Insert(r.st.Calls, i, c)
+	if len(r.st.Calls) > status.MaxRecent {
+		r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
 	}
 }
 
 // count adds a reply's usage once per message id: Claude writes one entry
 // per content block, each with the message's usage; the latest replaces
-// what an earlier one of the same id counted.
-func (r *Reader) count(id string, u Totals) {
+// what an earlier one of the same id counted. A subagent's reply from
+// before Claude's latest totals (sub, at) is in them already.
+func (r *Reader) count(id string, u Totals, at int64, sub bool) {
 	for i := len(r.st.Counted) - 1; i >= 0; i-- {
 		if c := &r.st.Counted[i]; c.ID == id {
-			if c.Usage != u {
+			if c.Usage != u && c.Extra {
 				r.st.Totals.add(c.Usage, -1)
 				r.st.Totals.add(u, 1)
-				c.Usage = u
 				r.st.CostFresh = false
 			}
+			c.Usage = u
 			return
 		}
 	}
-	r.st.Totals.add(u, 1)
-	r.st.Counted = append(r.st.Counted, counted{ID: id, Usage: u})
+	extra := !(sub && r.st.Said && at <= r.st.SaidAt)
+	if extra {
+		r.st.Totals.add(u, 1)
+		if u != (Totals{}) {
+			r.st.CostFresh = false // a reply the last cost-state does not cover
+		}
+	}
+	r.st.Counted = append(r.st.Counted, counted{ID: id, Usage: u, At: at, Sub: sub, Extra: extra})
 	if len(r.st.Counted) > keptIDs {
 		r.st.Counted = append(r.st.Counted[:0], r.st.Counted[len(r.st.Counted)-keptIDs:]...)
 	}
-	if u != (Totals{}) {
-		r.st.CostFresh = false // a reply the last cost-state does not cover
+}
+
+// subagentAction marks a subagent's call in the recent list: its action
+// after "subagent:", or "subagent" for a tool with none.
+func subagentAction(action string) string {
+	if action == "" {
+		return "subagent"
 	}
+	return "subagent:" + action
 }
 
 func (r *Reader) called(id string) bool {
@@ -455,11 +656,14 @@ func (r *Reader) called(id string) bool {
 	return false
 }
 
-func (r *Reader) user(e *entry) {
+func (r *Reader) user(e *entry, sub bool) {
 	if e.Message == nil {
 		return
 	}
-	if !e.IsSidechain {
+	switch {
+	case sub:
+		r.cur.Ended = false
+	case !e.IsSidechain:
 		r.st.TurnEnded = false
 	}
 	var blocks []block
@@ -490,10 +694,21 @@ func (r *Reader) user(e *entry) {
 		}
 		json.Unmarshal(e.ToolUseResult, &res)
 		o := r.st.Outputs[p.Path]
-		o.Created = o.Created || res.Type == "create" // created once stays created
+		o.Created = OutputAction(res.Type == "create", o.Created) == status.Created
 		o.At = at
 		r.st.Outputs[p.Path] = o
 	}
+}
+
+// OutputAction is what a write did to a file, for every reader of Claude's
+// sessions (the status file and `jig claude show`), by Pi's rule: created
+// when this write created it or an earlier one did (created once stays
+// created), else changed.
+func OutputAction(created, wasCreated bool) string {
+	if created || wasCreated {
+		return status.Created
+	}
+	return status.Changed
 }
 
 // writes reports whether a tool writes the file its path argument names.
@@ -547,19 +762,16 @@ func msOf(iso string) int64 {
 }
 
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
-const cursorFormat = 2
+const cursorFormat = 3
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	Kind     string `json:"kind"` // "claude": the cursors folder also holds Pi's
-	Format   int    `json:"format"`
-	Path     string `json:"path"`
-	Dev      uint64 `json:"dev"`
-	Ino      uint64 `json:"ino"`
-	Offset   int64  `json:"offset"`
-	TailHash uint64 `json:"tailHash"`
-	TailLen  int    `json:"tailLen"`
-	State    state  `json:"state"`
+	Kind   string `json:"kind"` // "claude": the cursors folder also holds Pi's
+	Format int    `json:"format"`
+	Path   string `json:"path"`
+	file
+	Subagents []file `json:"subagents"`
+	State     state  `json:"state"`
 }
 
 const cursorKind = "claude"
@@ -567,8 +779,7 @@ const cursorKind = "claude"
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, Dev: r.dev, Ino: r.ino,
-		Offset: r.offset, TailHash: r.tailHash, TailLen: r.tailLen, State: r.st})
+	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, file: r.main, Subagents: r.subs, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
@@ -583,11 +794,17 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		return nil, errors.New("cursor: not a Claude cursor of this format")
 	case c.Path != path:
 		return nil, errors.New("cursor: for another file")
-	case c.Offset < 0 || c.TailLen < 0 || c.TailLen > tailLen || int64(c.TailLen) > c.Offset || (c.Offset > 0 && c.TailLen == 0):
+	case !c.file.valid() || len(c.Subagents) > maxSubagent:
 		return nil, errors.New("cursor: out of range")
 	}
+	for _, f := range c.Subagents {
+		if !f.valid() || f.Name == "" || filepath.Base(f.Name) != f.Name {
+			return nil, errors.New("cursor: out of range")
+		}
+	}
 	r := NewReader(path)
-	r.dev, r.ino, r.offset, r.size, r.tailHash, r.tailLen, r.st = c.Dev, c.Ino, c.Offset, c.Offset, c.TailHash, c.TailLen, c.State
+	r.main, r.subs, r.st = c.file, c.Subagents, c.State
+	r.from = &where{main: c.file, subs: slices.Clone(c.Subagents)}
 	if r.st.Pending == nil {
 		r.st.Pending = map[string]pending{}
 	}
@@ -595,6 +812,10 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		r.st.Outputs = map[string]Output{}
 	}
 	return r, nil
+}
+
+func (f file) valid() bool {
+	return f.Offset >= 0 && f.TailLen >= 0 && f.TailLen <= tailLen && int64(f.TailLen) <= f.Offset && (f.Offset == 0 || f.TailLen > 0)
 }
 
 // hashOf is FNV-1a of b: enough to notice a file rewritten before the

@@ -247,3 +247,216 @@ func TestCursorKeepsNoValues(t *testing.T) {
 		t.Errorf("restored: offset %d, %v; want %d", back.Offset(), err, r.Offset())
 	}
 }
+
+func subLine(kind, ts, rest string) string {
+	return fmt.Sprintf(`{"parentUuid":"p","isSidechain":true,"agentId":"a4a2","type":%q,%s,"timestamp":%q,"cwd":"/w","sessionId":%q}`, kind, rest, ts, sid)
+}
+
+func subReply(msgID, ts, usage, content string) string {
+	return subLine("assistant", ts, fmt.Sprintf(`"message":{"content":[%s],"id":%q,"model":"claude-haiku-5","role":"assistant","stop_reason":"tool_use","usage":%s}`, content, msgID, usage))
+}
+
+func subResult(ts, toolID, result string) string {
+	return subLine("user", ts, fmt.Sprintf(`"message":{"role":"user","content":[{"tool_use_id":%q,"type":"tool_result","content":"SECRET-RESULT","is_error":false}]},"toolUseResult":%s`, toolID, result))
+}
+
+const u3 = `{"input_tokens":5000,"cache_creation_input_tokens":4,"cache_read_input_tokens":3,"output_tokens":20}`
+
+// A subagent's transcript (<session>/subagents/agent-*.jsonl) is read with
+// the session's: its usage counts, its calls show marked as a subagent's,
+// its writes are outputs; its model, shapes, listings and compactions say
+// nothing of the session's.
+func TestSubagents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	write(t, path, fixture[4:8]...)
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	subs := SubagentDir(path)
+	if err := os.MkdirAll(subs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	agent := filepath.Join(subs, "agent-a4a2.jsonl")
+	write(t, agent,
+		subLine("user", "2026-11-30T12:21:00.000Z", `"message":{"role":"user","content":"SECRET-SUBPROMPT"}`),
+		`{"type":"api-request-shape","sessionId":"`+sid+`","agentId":"a4a2","timestamp":"2026-11-30T12:21:00.100Z","shape":{"tools":[{"name":"Read"}]}}`,
+		subLine("attachment", "2026-11-30T12:21:00.100Z", `"attachment":{"type":"deferred_tools_delta","addedNames":["Monitor"],"removedNames":[]}`),
+		subReply("msg_s1", "2026-11-30T12:21:01.000Z", u3,
+			`{"id":"toolu_s1","input":{"command":"echo SECRET-SUBCMD"},"name":"Bash","type":"tool_use"},`+
+				`{"id":"toolu_s2","input":{"file_path":"/w/sub.txt","content":"SECRET"},"name":"Write","type":"tool_use"},`+
+				`{"id":"toolu_s3","input":{},"name":"TodoWrite","type":"tool_use"}`),
+		subResult("2026-11-30T12:21:01.500Z", "toolu_s1", `{"stdout":"SECRET-OUT"}`),
+		subResult("2026-11-30T12:21:01.600Z", "toolu_s2", `{"type":"create","filePath":"/w/sub.txt"}`),
+		subLine("system", "2026-11-30T12:21:02.000Z", `"subtype":"compact_boundary"`),
+	)
+	// a file beside them that is not a subagent's transcript is not read
+	write(t, filepath.Join(subs, "agent-a4a2.meta.json"), `{"agentType":"general-purpose"}`)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	d := r.Derive(nil)
+	want := status.Usage{Input: 6000, Output: 70, CacheRead: 203, CacheWrite: 304} // msg_1 and the subagent's msg_s1
+	if d.Usage != want {
+		t.Errorf("usage %+v, want %+v", d.Usage, want)
+	}
+	if d.Model == nil || d.Model.ID != "claude-opus-5-5" || d.ContextTokens == nil || *d.ContextTokens != 1500 {
+		t.Errorf("model %+v context %v: the subagent's reply and compaction are not the session's", d.Model, d.ContextTokens)
+	}
+	var calls []string
+	for _, c := range d.Recent {
+		calls = append(calls, c.Tool+":"+c.Action+":"+c.Outcome)
+	}
+	if got := strings.Join(calls, " "); got != "TodoWrite:subagent:pending Write:subagent:write:ok Bash:subagent:run:ok Write:write:ok" {
+		t.Errorf("recent: %s", got)
+	}
+	if len(d.Outputs) != 2 || d.Outputs[0].Path != "/w/sub.txt" || d.Outputs[0].Action != status.Created {
+		t.Errorf("outputs %+v", d.Outputs)
+	}
+	offered, deferred := r.Tools()
+	if len(offered) != 5 || len(deferred) != 0 {
+		t.Errorf("offered %v deferred %v: the subagent's are not the session's", offered, deferred)
+	}
+	if r.Outcome("toolu_s3") != status.Pending {
+		t.Errorf("the subagent's call is not known to a hook waiting for it")
+	}
+	// the cursor carries on in both files, keeps no value, and a restored
+	// reader reads on what it did not read
+	cur, _ := r.MarshalCursor()
+	if strings.Contains(string(cur), "SECRET") {
+		t.Errorf("a value leaked: %s", cur)
+	}
+	if !r.Moved() {
+		t.Error("a reader read afresh has not moved")
+	}
+	if still, _ := RestoreReader(path, cur); still.Update() != nil || still.Moved() {
+		t.Error("restored, it moved without reading")
+	}
+	write(t, agent, subResult("2026-11-30T12:21:03.000Z", "toolu_s3", `{}`))
+	back, err := RestoreReader(path, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Update(); err != nil || !back.Moved() || back.Outcome("toolu_s3") != status.OK {
+		t.Errorf("restored: %v, moved %v, outcome %q", err, back.Moved(), back.Outcome("toolu_s3"))
+	}
+	if u := back.Derive(nil).Usage; u != want {
+		t.Errorf("restored: usage %+v, want %+v (the subagent's reply counted once)", u, want)
+	}
+	// SubagentStop waits for the subagent's last reply
+	if back.SubagentEnded("a4a2") {
+		t.Error("the subagent ended before its last reply")
+	}
+	write(t, agent, strings.Replace(subReply("msg_s9", "2026-11-30T12:21:04.000Z", u3, `{"text":"done","type":"text"}`), `"tool_use","usage"`, `"end_turn","usage"`, 1))
+	if back.Update(); !back.SubagentEnded("a4a2") || back.SubagentEnded("other") || back.TurnEnded() {
+		t.Errorf("after its last reply: ended %v, the session's turn %v", back.SubagentEnded("a4a2"), back.TurnEnded())
+	}
+}
+
+// Usage follows one rule: every request the session paid for. Claude's
+// own totals (a cost-state) count requests no transcript records
+// (compaction, titles); replies after them are added, a subagent's reply
+// from before them is not counted twice.
+func TestUsageIsClaudesTotals(t *testing.T) {
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	write(t, path, fixture[5:7]...) // msg_1: u1
+	os.MkdirAll(SubagentDir(path), 0o700)
+	agent := filepath.Join(SubagentDir(path), "agent-a4a2.jsonl")
+	write(t, agent, subReply("msg_s1", "2026-11-30T12:20:59.600Z", u3, `{"text":"x","type":"text"}`))
+	r := NewReader(path)
+	r.Update()
+	if u := r.Derive(nil).Usage; u.Input != 6000 {
+		t.Fatalf("before Claude's totals: %+v", u)
+	}
+	// Claude's totals: msg_1, msg_s1 and a compaction of 2000 in, 30 out
+	write(t, path,
+		`{"type":"system","subtype":"stop_hook_summary","timestamp":"2026-11-30T12:21:00.000Z","sessionId":"`+sid+`"}`,
+		`{"type":"cost-state","sessionId":"`+sid+`","totalCostUSD":0.05,"modelUsage":{"claude-opus-5-5":{"inputTokens":3000,"outputTokens":80,"cacheReadInputTokens":200,"cacheCreationInputTokens":300},"claude-haiku-5":{"inputTokens":5000,"outputTokens":20,"cacheReadInputTokens":3,"cacheCreationInputTokens":4}}}`)
+	r.Update()
+	d := r.Derive(nil)
+	claudes := status.Usage{Input: 8000, Output: 100, CacheRead: 203, CacheWrite: 304}
+	if got := d.Usage; got.Cost == nil || *got.Cost != 0.05 {
+		t.Errorf("cost %v", got.Cost)
+	}
+	d.Usage.Cost = nil
+	if d.Usage != claudes {
+		t.Errorf("usage %+v, Claude's totals %+v", d.Usage, claudes)
+	}
+	// read afresh (a lost cursor), the subagent's reply is in Claude's totals
+	fresh := NewReader(path)
+	fresh.Update()
+	if u := fresh.Derive(nil).Usage; u.Input != 8000 || u.Cost == nil {
+		t.Errorf("read afresh: %+v", u)
+	}
+	// a later reply, the session's or a subagent's, is added; the cost is
+	// then unknown until Claude says it again
+	write(t, path, assistantLine("m9", "msg_9", "2026-11-30T12:30:00Z", u2, `{"text":"more","type":"text"}`))
+	write(t, agent, subReply("msg_s2", "2026-11-30T12:30:01Z", u3, `{"text":"y","type":"text"}`))
+	r.Update()
+	d = r.Derive(nil)
+	if d.Usage.Cost != nil || d.Usage.Input != 8000+1200+5000 || d.Usage.Output != 100+40+20 {
+		t.Errorf("after more replies: %+v", d.Usage)
+	}
+	// a cost-state whose figures are not Claude's changes no total
+	write(t, path, `{"type":"cost-state","sessionId":"`+sid+`","totalCostUSD":0.07,"modelUsage":{"m":{"inputTokens":-1}}}`)
+	r.Update()
+	if u := r.Derive(nil).Usage; u.Input != 14200 {
+		t.Errorf("a bad cost-state changed the totals: %+v", u)
+	}
+}
+
+// The model's display name is Claude's (its model attachment), for the
+// model the replies name; after a compaction the context is unknown until
+// the next reply.
+func TestModelNameAndCompaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	write(t, path,
+		`{"parentUuid":"x","isSidechain":false,"attachment":{"type":"model","identity":{"modelId":"claude-opus-5-5","marketingName":"Opus 5.5","knowledgeCutoff":"June 2026"},"text":"You are powered by the model named Opus 5.5."},"type":"attachment","uuid":"a","timestamp":"2026-11-30T12:20:59.000Z","sessionId":"`+sid+`"}`,
+		fixture[5])
+	r := NewReader(path)
+	r.Update()
+	d := r.Derive(nil)
+	if d.Model == nil || d.Model.Name != "Opus 5.5" || d.ContextTokens == nil {
+		t.Fatalf("model %+v context %v", d.Model, d.ContextTokens)
+	}
+	write(t, path, `{"parentUuid":null,"isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","timestamp":"2026-11-30T12:22:00.000Z","compactMetadata":{"trigger":"manual","preTokens":1010,"postTokens":2556},"sessionId":"`+sid+`"}`)
+	r.Update()
+	if d := r.Derive(nil); d.ContextTokens != nil {
+		t.Errorf("context %d after a compaction, want unknown", *d.ContextTokens)
+	}
+	// another model's replies: its id until Claude names it
+	write(t, path, strings.ReplaceAll(assistantLine("m3", "msg_3", "2026-11-30T12:23:00Z", u2, `{"text":"x","type":"text"}`), "claude-opus-5-5", "claude-sonnet-5"))
+	r.Update()
+	if d := r.Derive(nil); d.Model.Name != "claude-sonnet-5" || d.ContextTokens == nil || *d.ContextTokens != 1700 {
+		t.Errorf("model %+v context %v", d.Model, d.ContextTokens)
+	}
+}
+
+// Created, then edited, stays created (Pi's rule); Settle settles a call
+// until its result is read.
+func TestCreatedThenEditedAndSettle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	write(t, path, fixture[5:8]...) // notes.txt created
+	write(t, path,
+		assistantLine("m3", "msg_3", "2026-11-30T12:21:00.000Z", u2, `{"id":"toolu_e","input":{"file_path":"/w/notes.txt","old_string":"a","new_string":"b"},"name":"Edit","type":"tool_use"}`))
+	r := NewReader(path)
+	r.Update()
+	r.Settle("toolu_e", status.OK)
+	if d := r.Derive(nil); d.Recent[0].Outcome != status.OK {
+		t.Errorf("settled: %+v", d.Recent[0])
+	}
+	write(t, path, resultLine("2026-11-30T12:21:01.000Z", "toolu_e", true, `"Error: no match"`))
+	r.Update()
+	d := r.Derive(nil)
+	if d.Recent[0].Outcome != status.Error {
+		t.Errorf("the result has the last word: %+v", d.Recent[0])
+	}
+	write(t, path,
+		assistantLine("m4", "msg_4", "2026-11-30T12:21:02.000Z", u2, `{"id":"toolu_e2","input":{"file_path":"/w/notes.txt","old_string":"a","new_string":"b"},"name":"Edit","type":"tool_use"}`),
+		resultLine("2026-11-30T12:21:03.000Z", "toolu_e2", false, `{"filePath":"/w/notes.txt"}`))
+	r.Update()
+	d = r.Derive(nil)
+	if len(d.Outputs) != 1 || d.Outputs[0].Action != status.Created || OutputAction(false, true) != status.Created || OutputAction(false, false) != status.Changed {
+		t.Errorf("outputs %+v: created, then edited, is created", d.Outputs)
+	}
+}

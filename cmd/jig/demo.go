@@ -40,16 +40,11 @@ func demoCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "live", Usage: "keep the session alive in this terminal until Ctrl-C"},
 			&cli.DurationFlag{Name: "pace", Value: demoLivePace, Usage: "with --live: the time between two entries"},
+			&cli.IntFlag{Name: "agents", Value: 1, Usage: "with --live: run `N` sessions at once, each with its own id, terminal and project (for jig board)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			if err := demoFlags(c); err != nil {
 				return err
-			}
-			if c.IsSet("pace") && !c.Bool("live") {
-				return usageError(c, "--pace goes with --live")
-			}
-			if c.Duration("pace") < 10*time.Millisecond {
-				return usageError(c, "--pace %s: give at least 10ms", c.Duration("pace"))
 			}
 			root, err := os.MkdirTemp("", "jig-demo-")
 			if err != nil {
@@ -62,23 +57,51 @@ func demoCommand(e *env) *cli.Command {
 			stop := make(chan os.Signal, 1)
 			signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 			defer signal.Stop(stop)
-			d, show, err := e.demo(c.Bool("live"), root, stop)
+			dir, show, err := e.demo(c.Bool("live"), root, stop)
 			if err != nil {
 				return err
 			}
+			host, _ := e.hostname()
 			if c.Bool("live") {
-				return d.PrintLive(show, c.Duration("pace"))
+				demos, err := replay.NewLiveDemos(dir, root, e.getenv, host, e.now, c.Int("agents"))
+				if err != nil {
+					return err
+				}
+				return replay.PrintLive(demos, show, c.Duration("pace"))
+			}
+			d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
+			if err != nil {
+				return err
 			}
 			return d.Print(show)
 		},
 	}
 }
 
-// demo is the replay jig demo plays, into a state dir under root unless
-// it goes live or JIG_STATE_DIR is set, and how it shows here: the status
-// line as a terminal (ansi) or a pipe (plain) shows it, paced for a person
+// demoFlags refuses what jig demo's flags cannot mean together.
+func demoFlags(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	for _, f := range []string{"pace", "agents"} {
+		if c.IsSet(f) && !c.Bool("live") {
+			return usageError(c, "--%s goes with --live", f)
+		}
+	}
+	if n := c.Int("agents"); n < 1 || n > replay.MaxAgents {
+		return usageError(c, "--agents %d: give 1 to %d", n, replay.MaxAgents)
+	}
+	if c.Duration("pace") < 10*time.Millisecond {
+		return usageError(c, "--pace %s: give at least 10ms", c.Duration("pace"))
+	}
+	return nil
+}
+
+// demo is the state dir jig demo plays into (under root unless it goes
+// live or JIG_STATE_DIR is set) and how it shows here: the status line as
+// a terminal (ansi) or a pipe (plain) shows it, paced for a person
 // watching.
-func (e *env) demo(live bool, root string, stop <-chan os.Signal) (*replay.Demo, replay.Show, error) {
+func (e *env) demo(live bool, root string, stop <-chan os.Signal) (*status.Dir, replay.Show, error) {
 	sh := replay.Show{Out: e.stdout, Preset: render.PresetPlain, Options: render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""},
 		Stop: stop, Kept: e.getenv("JIG_STATE_DIR") != ""}
 	if e.stdoutTTY {
@@ -86,17 +109,12 @@ func (e *env) demo(live bool, root string, stop <-chan os.Signal) (*replay.Demo,
 	}
 	f, ok := stdoutFile(e.stdout)
 	sh.Watched = ok && isatty.IsTerminal(f.Fd())
-	dir := &status.Dir{Root: filepath.Join(root, "state")}
-	if live || sh.Kept {
-		var err error
-		if dir, err = e.stateDir(); err != nil {
-			return nil, sh, err
-		}
-		if err := dir.Check(status.SessionsDir, status.TerminalsDir); err != nil {
-			return nil, sh, err
-		}
+	if !live && !sh.Kept {
+		return &status.Dir{Root: filepath.Join(root, "state")}, sh, nil
 	}
-	host, _ := e.hostname()
-	d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
-	return d, sh, err
+	dir, err := e.stateDir()
+	if err == nil {
+		err = dir.Check(status.SessionsDir, status.TerminalsDir)
+	}
+	return dir, sh, err
 }

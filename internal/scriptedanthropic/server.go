@@ -17,6 +17,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"jig/internal/scripted"
@@ -45,6 +46,13 @@ type Usage struct {
 	Input, Output, CacheRead, CacheCreation int
 }
 
+func (u *Usage) add(v Usage) {
+	u.Input += v.Input
+	u.Output += v.Output
+	u.CacheRead += v.CacheRead
+	u.CacheCreation += v.CacheCreation
+}
+
 // Request is one Messages call the agent made.
 type Request struct {
 	Body   []byte
@@ -59,6 +67,9 @@ type Server struct {
 
 	srv    *http.Server
 	script *scripted.Script[Reply, Request]
+
+	mu     sync.Mutex
+	served Usage
 }
 
 // Start listens on an ephemeral port of 127.0.0.1.
@@ -87,6 +98,15 @@ func (s *Server) Queue(r ...Reply) { s.script.Queue(r...) }
 
 // Requests returns the requests received so far.
 func (s *Server) Requests() []Request { return s.script.Requests() }
+
+// Served is the usage of every reply sent so far, summed: what the agent
+// was told it paid for, whichever of its requests (the conversation's, a
+// subagent's, a compaction, a side request) each answered.
+func (s *Server) Served() Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.served
+}
 
 // WaitRequests blocks until n requests have arrived, the server closed or
 // the time ran out, and reports whether they arrived.
@@ -124,6 +144,9 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	if !sleep(ctx, reply.Delay) {
 		return
 	}
+	s.mu.Lock()
+	s.served.add(reply.Usage)
+	s.mu.Unlock()
 	if body.Stream {
 		stream(w, id, reply)
 		return

@@ -83,6 +83,9 @@ func TestStreamsQueuedReply(t *testing.T) {
 	if usage["input_tokens"] != 100 || usage["cache_read_input_tokens"] != 40 || usage["cache_creation_input_tokens"] != 5 {
 		t.Errorf("message_start usage %v", usage)
 	}
+	if got := s.Served(); got != (Usage{Input: 100, Output: 7, CacheRead: 40, CacheCreation: 5}) {
+		t.Errorf("served %+v", got)
+	}
 	reqs := s.Requests()
 	if len(reqs) != 1 || strings.Join(reqs[0].Tools, ",") != "Bash,Write" || !reqs[0].Stream {
 		t.Errorf("recorded %+v", reqs)

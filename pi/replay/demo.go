@@ -8,10 +8,13 @@ package replay
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"jig/status"
@@ -42,12 +45,17 @@ type Demo struct {
 // NewDemo prepares the replay into dir, its transcript and project in root
 // (a private folder the caller removes), in the terminal getenv names.
 func NewDemo(dir *status.Dir, root string, getenv func(string) string, host string, now func() time.Time) (*Demo, error) {
+	return demoIn(dir, root, "project", getenv, host, now)
+}
+
+// demoIn is NewDemo with the project's folder named project.
+func demoIn(dir *status.Dir, root, project string, getenv func(string) string, host string, now func() time.Time) (*Demo, error) {
 	header, _, err := Lines(root, now())
 	if err != nil {
 		return nil, fmt.Errorf("the recorded transcript: %v", err)
 	}
 	d := &Demo{Dir: dir, Session: header.ID, File: filepath.Join(root, header.ID+".jsonl"), Terminal: Terminal,
-		project: filepath.Join(root, "project"), getenv: getenv, host: host, now: now}
+		project: filepath.Join(root, project), getenv: getenv, host: host, now: now}
 	if t := terminal.Innermost(terminal.Detect(getenv)); t != nil {
 		d.Terminal = t.ID
 	} else {
@@ -60,6 +68,97 @@ func NewDemo(dir *status.Dir, root string, getenv func(string) string, host stri
 		d.As = fmt.Sprintf(" (as if %s=%s)", terminal.HerdrCore, Terminal)
 	}
 	return d, makeProject(d.project)
+}
+
+// projects name the live demo's agents' projects, one each.
+var projects = []string{"project", "shop", "api", "docs", "infra", "web", "mobile", "data"}
+
+// MaxAgents is how many agents a live demo runs at most.
+var MaxAgents = len(projects)
+
+// NewLiveDemos prepares n replays of the recorded session to run at once
+// (LoopAll), each a session of its own: a fresh id (so two demos never share
+// one), its own project, and its own terminal: the first the shell's, the
+// others jig-demo-2, jig-demo-3, … as if Herdr had named them.
+func NewLiveDemos(dir *status.Dir, root string, getenv func(string) string, host string, now func() time.Time, n int) ([]*Demo, error) {
+	if n < 1 || n > MaxAgents {
+		return nil, fmt.Errorf("%d agents: give 1 to %d", n, MaxAgents)
+	}
+	var demos []*Demo
+	for k := range n {
+		env := getenv
+		if k > 0 {
+			own := fmt.Sprintf("%s-%d", Terminal, k+1)
+			env = func(v string) string {
+				switch v {
+				case terminal.HerdrCore:
+					return own
+				case terminal.Herdr1, terminal.Tmux, "TMUX", terminal.Kitty, terminal.WezTerm, "TERM_PROGRAM":
+					return ""
+				}
+				return getenv(v)
+			}
+		}
+		d, err := demoIn(dir, root, projects[k], env, host, now)
+		if err != nil {
+			return nil, err
+		}
+		d.Session = freshID(d.Session)
+		demos = append(demos, d)
+	}
+	return demos, nil
+}
+
+// freshID is id with its last 12 hex digits random: the shape of the
+// recorded id, another session's.
+func freshID(id string) string {
+	if len(id) < 12 {
+		return id
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	return id[:len(id)-12] + hex.EncodeToString(b[:])
+}
+
+// LoopAll runs every demo's Loop at once until pause, called before each
+// entry of each, stops one with an error: then all stop, and their files go.
+// each gets the demo's index with every step, one step at a time.
+func LoopAll(demos []*Demo, pause func() error, each func(agent int, st Step) error) error {
+	var (
+		once  sync.Once
+		first error
+		done  = make(chan struct{})
+		mu    sync.Mutex
+		wg    sync.WaitGroup
+	)
+	stopAll := func(err error) {
+		once.Do(func() { first = err; close(done) })
+	}
+	for k, d := range demos {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := d.Loop(func() error {
+				select {
+				case <-done:
+					return first
+				default:
+				}
+				err := pause()
+				if err != nil {
+					stopAll(err)
+				}
+				return err
+			}, func(st Step) error {
+				mu.Lock()
+				defer mu.Unlock()
+				return each(k, st)
+			})
+			stopAll(err)
+		}()
+	}
+	wg.Wait()
+	return first
 }
 
 // Step is one entry replayed.
@@ -113,12 +212,12 @@ func (d *Demo) Loop(pause func() error, each func(Step) error) error {
 				return errors.Join(err, last.end(false))
 			}
 		}
-		_, lines, err := Lines(d.project, d.now())
+		header, lines, err := Lines(d.project, d.now())
 		if err != nil {
 			return errors.Join(fmt.Errorf("the recorded transcript: %v", err), end(last))
 		}
 		id := roundID(d.Session, round)
-		lines[0] = bytes.Replace(lines[0], []byte(d.Session), []byte(id), 1)
+		lines[0] = bytes.Replace(lines[0], []byte(header.ID), []byte(id), 1)
 		p, err := startPi(d.Dir, d.getenv, d.host, filepath.Join(filepath.Dir(d.File), id+".jsonl"), lines[0], d.project,
 			id, d.now())
 		if err := errors.Join(err, end(last)); err != nil {

@@ -135,3 +135,58 @@ func TestLoop(t *testing.T) {
 		t.Errorf("after a stop, sessions/ holds %v, want nothing", left)
 	}
 }
+
+// TestLiveDemosAreSessionsOfTheirOwn: three live demos at once are three
+// sessions, each with its own id, terminal and project, all found as a
+// status bar finds them; a stop ends all three and their files go.
+func TestLiveDemosAreSessionsOfTheirOwn(t *testing.T) {
+	dir := &status.Dir{Root: t.TempDir()}
+	getenv := func(k string) string {
+		if k == "TMUX" {
+			return "/tmp/tmux-0/default,1,0"
+		}
+		if k == "TMUX_PANE" {
+			return "%4"
+		}
+		return ""
+	}
+	host, _ := os.Hostname()
+	demos, err := NewLiveDemos(dir, t.TempDir(), getenv, host, time.Now, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]map[string]string{} // agent → what its steps said
+	steps := 0
+	stop := errors.New("enough")
+	err = LoopAll(demos, func() error {
+		if steps > 60 {
+			return stop
+		}
+		return nil
+	}, func(k int, st Step) error {
+		steps++
+		if seen[k] == nil {
+			seen[k] = map[string]string{}
+		}
+		seen[k]["session"], seen[k]["terminal"], seen[k]["cwd"] = st.Status.Session, *st.Status.Terminal, filepath.Base(st.Status.CWD)
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("LoopAll: %v", err)
+	}
+	wantTerminals := []string{"%4", "jig-demo-2", "jig-demo-3"}
+	wantProjects := []string{"project", "shop", "api"}
+	ids := map[string]bool{}
+	for k := range 3 {
+		if seen[k]["terminal"] != wantTerminals[k] || seen[k]["cwd"] != wantProjects[k] {
+			t.Errorf("agent %d: %v", k, seen[k])
+		}
+		ids[seen[k]["session"]] = true
+	}
+	if len(ids) != 3 {
+		t.Errorf("the agents share session ids: %v", seen)
+	}
+	if entries, _ := os.ReadDir(dir.Path(status.SessionsDir)); len(entries) != 0 {
+		t.Errorf("files left after the stop: %v", entries)
+	}
+}

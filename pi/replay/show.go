@@ -76,19 +76,25 @@ func (d *Demo) Print(sh Show) error {
 	return nil
 }
 
-// PrintLive keeps the session alive, replayed in a loop, one entry every
-// pace, until a signal; then its file is removed. It prints the status
-// line at each entry that changes it in a round.
-func (d *Demo) PrintLive(sh Show, pace time.Duration) error {
-	w := sh.Out
+// PrintLive keeps the demos' sessions alive, each replayed in a loop, one
+// entry every pace, until a signal; then their files are removed. It
+// prints the first one's status line at each entry that changes it in a
+// round.
+func PrintLive(demos []*Demo, sh Show, pace time.Duration) error {
+	w, d := sh.Out, demos[0]
 	fmt.Fprintf(w, "jig demo --live: a Pi 1.6.0 session the project recorded, replayed in a loop until Ctrl-C\n")
-	fmt.Fprintf(w, "  session     %s in terminal %s%s\n", render.Clean(d.Session), render.Clean(d.Terminal), d.As)
+	for _, o := range demos {
+		fmt.Fprintf(w, "  session     %s in terminal %s%s\n", render.Clean(o.Session), render.Clean(o.Terminal), o.As)
+	}
 	fmt.Fprintf(w, "  status file %s\n", render.Clean(d.Dir.SessionPath(d.Session)))
 	fmt.Fprintf(w, "  watch it    in this terminal's status bar, or: jig panel --terminal %s\n\n", render.Clean(d.Terminal))
 	fmt.Fprintf(w, "  round  line  entry                  status line\n")
 	var line func(Step) (string, bool, error)
 	round := 0
-	err := d.Loop(func() error { return Pause(sh.Stop, pace) }, func(st Step) error {
+	err := LoopAll(demos, func() error { return Pause(sh.Stop, pace) }, func(agent int, st Step) error {
+		if agent > 0 {
+			return nil
+		}
 		if st.Round != round {
 			line, round = sh.changes(), st.Round
 		}
@@ -99,7 +105,7 @@ func (d *Demo) PrintLive(sh Show, pace time.Duration) error {
 		return err
 	})
 	if s, ok := errors.AsType[Stopped](err); ok {
-		fmt.Fprintf(w, "\nStopped (%v); the session's status file is removed.\n", s.Sig)
+		fmt.Fprintf(w, "\nStopped (%v); the demo's status files are removed.\n", s.Sig)
 		return nil
 	}
 	return ownError(err)

@@ -51,10 +51,10 @@ func TestPrintLive(t *testing.T) {
 			stop <- syscall.SIGINT
 		}
 	}}, Preset: render.PresetPlain, Stop: stop}
-	if err := d.PrintLive(sh, 0); err != nil {
+	if err := PrintLive([]*Demo{d}, sh, 0); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(out.String(), "\nStopped (interrupt); the session's status file is removed.\n") {
+	if !strings.HasSuffix(out.String(), "\nStopped (interrupt); the demo's status files are removed.\n") {
 		t.Errorf("the end of:\n%s", out.String())
 	}
 	if left, _ := os.ReadDir(d.Dir.Path(status.SessionsDir)); len(left) != 0 {
