@@ -17,10 +17,10 @@ import (
 // the line changes while they look.
 const MaxPause = 120 * time.Millisecond
 
-// Stopped is a signal that stopped the replay.
-type Stopped struct{ Sig os.Signal }
+// stopped is a signal that stopped the replay.
+type stopped struct{ sig os.Signal }
 
-func (s Stopped) Error() string { return fmt.Sprintf("stopped: %v", s.Sig) }
+func (s stopped) Error() string { return fmt.Sprintf("stopped: %v", s.sig) }
 
 // Show is how the demo shows what a status line and the Work panel show
 // of the session, at each entry that changes them.
@@ -49,7 +49,7 @@ func (d *Demo) Print(sh Show) error {
 		if !sh.Watched {
 			gap = 0 // a pipe or a test does not wait
 		}
-		return Pause(sh.Stop, min(gap, MaxPause))
+		return sleepUnless(sh.Stop, min(gap, MaxPause))
 	}, func(st Step) error {
 		last = st
 		shown, changed, err := line(st)
@@ -91,7 +91,7 @@ func PrintLive(demos []*Demo, sh Show, pace time.Duration) error {
 	fmt.Fprintf(w, "  round  line  entry                  status line\n")
 	var line func(Step) (string, bool, error)
 	round := 0
-	err := LoopAll(demos, func() error { return Pause(sh.Stop, pace) }, func(agent int, st Step) error {
+	err := LoopAll(demos, func() error { return sleepUnless(sh.Stop, pace) }, func(agent int, st Step) error {
 		if agent > 0 {
 			return nil
 		}
@@ -104,8 +104,8 @@ func PrintLive(demos []*Demo, sh Show, pace time.Duration) error {
 		}
 		return err
 	})
-	if s, ok := errors.AsType[Stopped](err); ok {
-		fmt.Fprintf(w, "\nStopped (%v); the demo's status files are removed.\n", s.Sig)
+	if s, ok := errors.AsType[stopped](err); ok {
+		fmt.Fprintf(w, "\nStopped (%v); the demo's status files are removed.\n", s.sig)
 		return nil
 	}
 	return ownError(err)
@@ -127,12 +127,12 @@ func (sh Show) changes() func(Step) (string, bool, error) {
 	}
 }
 
-// Pause waits d (not at all when d is 0), or returns the signal that came
-// first as a Stopped.
-func Pause(stop <-chan os.Signal, d time.Duration) error {
+// sleepUnless waits d (not at all when d is 0), or returns the signal
+// that came first as a stopped.
+func sleepUnless(stop <-chan os.Signal, d time.Duration) error {
 	select {
 	case sig := <-stop:
-		return Stopped{sig}
+		return stopped{sig}
 	default:
 	}
 	if d <= 0 {
@@ -142,7 +142,7 @@ func Pause(stop <-chan os.Signal, d time.Duration) error {
 	defer t.Stop()
 	select {
 	case sig := <-stop:
-		return Stopped{sig}
+		return stopped{sig}
 	case <-t.C:
 		return nil
 	}
