@@ -41,7 +41,7 @@ median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 row() { printf '| %s | %s | %s ms |\n' "$1" "$2" "$(median)"; }
 
 # the remote side: one sshd, two host names, a state dir each
-mkdir -p /run/sshd "$work/a" "$work/b"
+mkdir -p /run/sshd "$work/a" "$work/b" "$work/home"
 chmod 0700 "$work/a" "$work/b"
 ssh-keygen -q -t ed25519 -N '' -f "$work/host_key"
 ssh-keygen -q -t ed25519 -N '' -f "$work/client_key"
@@ -58,7 +58,7 @@ UsePAM no
 PasswordAuthentication no
 PermitRootLogin prohibit-password
 AcceptEnv JIG_STATE_DIR
-SetEnv PATH=$work/bin:/usr/bin:/bin
+SetEnv PATH=$work/bin:/usr/bin:/bin HOME=$work/home
 EOF
 /usr/sbin/sshd -D -e -f "$work/sshd_config" 2>"$work/sshd.log" &
 sshd_pid=$!

@@ -84,7 +84,9 @@ func TestBoardOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	sshEnv := []string{"JIG_SSH=" + srv.SSHCommand()}
-	out, err := jigIn(t, jig, local, "", sshEnv, "board", "--json", "--host", "devbox")
+	// A first connection on a loaded machine may take longer than the 2 s a
+	// status bar allows: the test gives the live host more.
+	out, err := jigIn(t, jig, local, "", sshEnv, "board", "--json", "--host", "devbox", "--host-timeout", "20s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func TestBoardOverSSH(t *testing.T) {
 		t.Errorf("remote row %+v in %s", there, out)
 	}
 
-	steer := board.Steer{SSH: board.SSH{Command: srv.SSHCommand()}, Now: time.Now}
+	steer := board.Steer{SSH: board.SSH{Command: srv.SSHCommand(), Timeout: 20 * time.Second}, Now: time.Now}
 	if err := steer.SwitchTool(context.Background(), there, "bash", false); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestBoardOverSSH(t *testing.T) {
 	if err != nil || !strings.Contains(answer, `"bash":false`) {
 		t.Fatalf("the remote session got no request: %s %v", answer, err)
 	}
-	out, _ = jigIn(t, jig, local, "", sshEnv, "board", "--json", "--host", "devbox")
+	out, _ = jigIn(t, jig, local, "", sshEnv, "board", "--json", "--host", "devbox", "--host-timeout", "20s")
 	if r := rowsOf(t, out)["devbox/there-1"]; len(r.Tools) != 1 || r.Tools[0] != (board.ToolName{Name: "bash", Off: true}) {
 		t.Errorf("after the request the remote row's tools are %+v", r.Tools)
 	}

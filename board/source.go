@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,34 +33,48 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 	if err != nil {
 		return nil, nil, err
 	}
-	repos := transcript.NewRepoFinder()
-	repo := func(d string) string {
-		if r := repos.Repo(d + "/."); r != nil {
-			return *r
-		}
-		return ""
+	// The files are read and decoded by a worker a core: decoding is most
+	// of a refresh's cost.
+	rows, ok := make([]Row, len(heads)), make([]bool, len(heads))
+	workers := min(runtime.NumCPU(), 4, max(len(heads), 1))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			repos := transcript.NewRepoFinder() // its cache is the worker's own
+			repo := func(d string) string {
+				if r := repos.Repo(d + "/."); r != nil {
+					return *r
+				}
+				return ""
+			}
+			var buf []byte
+			for i := w; i < len(heads); i += workers {
+				data, err := dir.ReadRaw(heads[i].Name, buf)
+				buf = data
+				if err != nil {
+					continue // ended since the listing
+				}
+				if rows[i], err = rowOf(data, repo); err == nil {
+					ok[i] = true
+				}
+			}
+		}()
 	}
-	rows := make([]Row, 0, len(heads))
-	kept := heads[:0]
-	var buf []byte
-	for _, h := range heads {
-		data, err := dir.ReadRaw(h.Name, buf)
-		buf = data
-		if err != nil {
-			continue // ended since the listing
-		}
-		r, err := rowOf(data, repo)
-		if err != nil {
+	wg.Wait()
+	out, kept := rows[:0], heads[:0]
+	for i, r := range rows {
+		if !ok[i] {
 			continue
 		}
 		r.Local = true
 		if r.Host == "" {
 			r.Host = host
 		}
-		rows = append(rows, r)
-		kept = append(kept, h)
+		out, kept = append(out, r), append(kept, heads[i])
 	}
-	return rows, kept, nil
+	return out, kept, nil
 }
 
 // SSH runs jig on other machines: Command is the ssh command as the user

@@ -7,9 +7,6 @@ import (
 	"jig/render"
 )
 
-// GlyphAttention marks a session that waits for the person.
-const GlyphAttention = "!"
-
 // column is one column of the board. Columns with a higher drop go first
 // when the rows must fit a width; project shrinks before any goes.
 type column struct {
@@ -50,14 +47,14 @@ func optional(r Row, s string) string {
 	return s
 }
 
-// glyph is the row's state in one cell: ! waits for the person, ● busy,
+// glyph is the row's state in one cell: ◐ waits for the person, ● busy,
 // ○ idle, × a host that gave no rows.
 func glyph(r Row) string {
 	switch {
 	case r.Err != "":
 		return "×"
 	case r.Attention != "":
-		return GlyphAttention
+		return render.GlyphAttention
 	}
 	return render.Glyph(r.State)
 }

@@ -101,7 +101,7 @@ func TestBoardInTmuxListsInOrderAndJumps(t *testing.T) {
 			t.Errorf("row %d is not %s:\n%s", i+1, want, out)
 		}
 	}
-	if !strings.HasPrefix(lines[1], "!") || !strings.Contains(lines[1], "asks: Bash") {
+	if !strings.HasPrefix(lines[1], "◐") || !strings.Contains(lines[1], "asks: Bash") {
 		t.Errorf("the waiting session does not say what waits: %q", lines[1])
 	}
 
@@ -142,7 +142,7 @@ func TestInteractiveBoardInTmux(t *testing.T) {
 	board := "%0" // the free pane in "one", beside the idle session's
 	b.tmux.Run("respawn-pane", "-k", "-t", board, "env", "JIG_STATE_DIR="+b.state, b.jig, "board")
 	screen := b.waitScreen(t, board, "gamma")
-	if !strings.Contains(screen, "› !") {
+	if !strings.Contains(screen, "› ◐") {
 		t.Errorf("the waiting session is not first and selected:\n%s", screen)
 	}
 

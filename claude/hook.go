@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	cct "jig/claude/transcript"
 	"jig/request"
 	"jig/status"
 )
@@ -15,7 +16,7 @@ import (
 // Events jig's hooks are installed for, and the state each leaves the
 // session in ("" leaves it as it was).
 var Events = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop",
-	"SubagentStop", "PreCompact", "Notification", "SessionEnd"}
+	"SubagentStop", "PreCompact", "Notification", "PermissionRequest", "SessionEnd"}
 
 var stateAfter = map[string]string{
 	"SessionStart":       status.Idle,
@@ -25,7 +26,70 @@ var stateAfter = map[string]string{
 	"PostToolUseFailure": status.Busy,
 	"SubagentStop":       status.Busy, // the main agent goes on
 	"PreCompact":         status.Busy,
+	"PermissionRequest":  status.Busy, // a call waits for approval: the turn goes on
 	"Stop":               status.Idle,
+}
+
+// questionNotices are the Notification types that say Claude asks the
+// person something (an MCP server's form or link) and waits.
+var questionNotices = map[string]bool{"elicitation_dialog": true, "elicitation_url_dialog": true, "agent_needs_input": true}
+
+// permissionNotices say a call waits for the person's approval.
+var permissionNotices = map[string]bool{"permission_prompt": true, "worker_permission_prompt": true}
+
+// attention is what the session waits for from the person after the
+// event, from what Claude says (never its screen): keep, when the event
+// says nothing of it. PermissionRequest names the call's tool; a
+// Notification of a permission prompt (after it, or alone) keeps the tool
+// the request named; AskUserQuestion and an elicitation wait for an
+// answer. The next tool event (but the waiting call's own PreToolUse),
+// prompt or stop ends the wait.
+func attention(in *Input, prev *status.Status) (a *status.Attention, keep bool) {
+	switch in.Event {
+	case "PermissionRequest":
+		return &status.Attention{Kind: status.AttentionPermission, Tool: toolName(in.ToolName)}, false
+	case "Notification":
+		switch {
+		case permissionNotices[in.NotificationType]:
+			a := &status.Attention{Kind: status.AttentionPermission}
+			if p := prevAttention(prev); p != nil && p.Kind == status.AttentionPermission {
+				a.Tool = p.Tool
+			}
+			return a, false
+		case questionNotices[in.NotificationType]:
+			return &status.Attention{Kind: status.AttentionQuestion}, false
+		}
+		return nil, true // idle_prompt, auth_success, …: nothing of a wait
+	case "PreToolUse":
+		if in.ToolName == "AskUserQuestion" {
+			return &status.Attention{Kind: status.AttentionQuestion, Tool: in.ToolName}, false
+		}
+		// Claude runs a call's PreToolUse hooks and its permission request
+		// at once: the call's own PreToolUse, written after the request,
+		// must not end the wait it is part of.
+		if a := prevAttention(prev); a != nil && a.Kind == status.AttentionPermission && a.Tool != "" && a.Tool == in.ToolName {
+			return nil, true
+		}
+		return nil, false
+	case "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionStart":
+		return nil, false
+	}
+	return nil, true
+}
+
+func prevAttention(prev *status.Status) *status.Attention {
+	if prev == nil {
+		return nil
+	}
+	return prev.Attention
+}
+
+// toolName is a tool's name as the status takes it: a name, else none.
+func toolName(name string) string {
+	if status.IsToolName(name) {
+		return name
+	}
+	return ""
 }
 
 // answerGrace is how long an answer stays readable when the session ends
@@ -62,7 +126,11 @@ func (w *Writer) Hook(in *Input) ([]byte, error) {
 	}
 	// Claude writes the call's result into its transcript only after
 	// its PostToolUse hooks ran: the hook's own input says it first.
-	s, err := w.update(in, live, w.output(in), nil)
+	s, err := w.update(in, live, w.output(in), func(s, prev *status.Status, _ *cct.Reader) {
+		if a, keep := attention(in, prev); !keep {
+			s.Attention = a // since: Dir.Update keeps the first while the same wait goes on
+		}
+	})
 	switch {
 	case in.Event == "SessionEnd":
 		if err == nil && s.LastRequest != nil {

@@ -186,3 +186,38 @@ func TestWindowKeptAndCompaction(t *testing.T) {
 		t.Errorf("the next run: context %+v, want the window kept", got.Context)
 	}
 }
+
+// What each event says of the wait, from Claude's own words.
+func TestAttentionByEvent(t *testing.T) {
+	bash := &status.Status{Attention: &status.Attention{Kind: status.AttentionPermission, Tool: "Bash"}}
+	for _, c := range []struct {
+		in         Input
+		prev       *status.Status
+		kind, tool string // "" kind: none
+		keep       bool
+	}{
+		{Input{Event: "PermissionRequest", ToolName: "Bash"}, nil, "permission", "Bash", false},
+		{Input{Event: "PermissionRequest", ToolName: "rm -rf /"}, nil, "permission", "", false},
+		{Input{Event: "Notification", NotificationType: "permission_prompt"}, bash, "permission", "Bash", false},
+		{Input{Event: "Notification", NotificationType: "permission_prompt"}, nil, "permission", "", false},
+		{Input{Event: "Notification", NotificationType: "elicitation_dialog"}, nil, "question", "", false},
+		{Input{Event: "Notification", NotificationType: "idle_prompt"}, bash, "", "", true},
+		{Input{Event: "PreToolUse", ToolName: "AskUserQuestion"}, nil, "question", "AskUserQuestion", false},
+		{Input{Event: "PreToolUse", ToolName: "Bash"}, bash, "", "", true}, // the waiting call's own
+		{Input{Event: "PreToolUse", ToolName: "Read"}, bash, "", "", false},
+		{Input{Event: "PostToolUse", ToolName: "Bash"}, bash, "", "", false},
+		{Input{Event: "PostToolUseFailure", ToolName: "Bash"}, bash, "", "", false},
+		{Input{Event: "UserPromptSubmit"}, bash, "", "", false},
+		{Input{Event: "Stop"}, bash, "", "", false},
+		{Input{Event: "SubagentStop"}, bash, "", "", true},
+	} {
+		a, keep := attention(&c.in, c.prev)
+		var kind, tool string
+		if a != nil {
+			kind, tool = a.Kind, a.Tool
+		}
+		if kind != c.kind || tool != c.tool || keep != c.keep {
+			t.Errorf("%s %s %s: %q %q keep %v, want %q %q keep %v", c.in.Event, c.in.ToolName, c.in.NotificationType, kind, tool, keep, c.kind, c.tool, c.keep)
+		}
+	}
+}

@@ -42,12 +42,16 @@ type Input struct {
 	ToolResponse   json.RawMessage `json:"tool_response"`
 	AgentID        string          `json:"agent_id"` // SubagentStop's: the subagent that ended
 	Effort         *Effort         `json:"effort"`
+	// Notification's kind (permission_prompt, elicitation_dialog, …);
+	// its message is never read.
+	NotificationType string `json:"notification_type"`
 
 	// statusLine's; a hook may say the model too, as a plain id
 	Model *Model `json:"model"`
 	Cost  *struct {
 		TotalCostUSD *float64 `json:"total_cost_usd"`
 	} `json:"cost"`
+	RateLimits    *RateLimits `json:"rate_limits"`
 	ContextWindow *struct {
 		Size         *int64 `json:"context_window_size"`
 		CurrentUsage *struct {
@@ -56,6 +60,40 @@ type Input struct {
 			CacheWrite int64 `json:"cache_creation_input_tokens"`
 		} `json:"current_usage"`
 	} `json:"context_window"`
+}
+
+// RateLimits are the statusLine's rate_limits: Claude Code's subscription
+// windows, each when Claude said it.
+type RateLimits struct {
+	FiveHour *RateWindow `json:"five_hour"`
+	SevenDay *RateWindow `json:"seven_day"`
+}
+
+// RateWindow is one window: the percent used and when it starts again, in
+// seconds since the epoch.
+type RateWindow struct {
+	UsedPercentage *float64 `json:"used_percentage"`
+	ResetsAt       *float64 `json:"resets_at"`
+}
+
+// Status is the windows as the status file keeps them (status.RateLimits,
+// filed as Codex's are): a window Claude did not say, or said without a
+// percent of 0 or more, is null.
+func (r *RateLimits) Status() *status.RateLimits {
+	out := &status.RateLimits{}
+	for _, w := range [...]struct {
+		minutes int64
+		w       *RateWindow
+	}{{status.FiveHourMinutes, r.FiveHour}, {status.WeeklyMinutes, r.SevenDay}} {
+		if w.w != nil && w.w.UsedPercentage != nil {
+			var resets float64
+			if w.w.ResetsAt != nil {
+				resets = *w.w.ResetsAt
+			}
+			out.Window(w.minutes, *w.w.UsedPercentage, resets)
+		}
+	}
+	return out
 }
 
 // Effort is the reasoning effort Claude says: {"level": "medium"}, or a
@@ -139,9 +177,9 @@ func AgentDir(getenv func(string) string) string {
 // under the session's lock, the transcript (read on from the saved cursor),
 // then what the event says live, laid over the file; requests taken; the
 // file written if it changed. output is a file the event saw written; edit
-// adjusts the status before it is written, given the transcript's reader
+// adjusts the status before it is written, given the file as it was and the transcript's reader
 // (nil when Claude has not written the transcript yet).
-func (w *Writer) update(in *Input, live map[string]any, output *status.Output, edit func(s *status.Status, r *cct.Reader)) (*status.Status, error) {
+func (w *Writer) update(in *Input, live map[string]any, output *status.Output, edit func(s, prev *status.Status, r *cct.Reader)) (*status.Status, error) {
 	sw := w.writer()
 	tr := w.transcript(sw, in)
 	if in.Effort != nil && in.Effort.Level != "" {
@@ -189,7 +227,7 @@ func (w *Writer) update(in *Input, live map[string]any, output *status.Output, e
 				}
 			}
 			if edit != nil {
-				edit(s, r)
+				edit(s, prev, r)
 			}
 			return nil
 		}}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -27,7 +26,7 @@ var toolEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostT
 // as the settings hold it: bin is the jig to run, quoted when it needs to be.
 func Command(bin, sub string) string {
 	if strings.ContainsAny(bin, " \t'\"\\$`!*?[]{}()<>|&;#~") {
-		bin = "'" + strings.ReplaceAll(bin, "'", `'\''`) + "'"
+		bin = shellQuote(bin)
 	}
 	return bin + " claude " + sub
 }
@@ -182,13 +181,16 @@ func (s *settings) layout(last *hujson.Value, outer string) (before hujson.Extra
 // value is v laid out at indent: on one line when inline, else over lines
 // as the file indents them.
 func (s *settings) value(v any, indent string, inline bool) hujson.ValueTrimmed {
-	var data []byte
-	if inline {
-		data, _ = json.Marshal(v)
-	} else {
-		data, _ = json.MarshalIndent(v, indent, s.unit)
+	// a command's & < > stay as written, not \u0026: a wrapped command
+	// given back is the user's own text
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if !inline {
+		enc.SetIndent(indent, s.unit)
 	}
-	parsed, _ := hujson.Parse(data) // jig's own JSON: it parses
+	enc.Encode(v)
+	parsed, _ := hujson.Parse(bytes.TrimSuffix(b.Bytes(), []byte("\n"))) // jig's own JSON: it parses
 	return parsed.Value
 }
 
@@ -368,8 +370,8 @@ func withoutJig(gs *hujson.Array, sub string) bool {
 // Install merges jig's hooks (every event in Events) and its statusLine
 // command into the settings file's content, leaving every other key, group
 // and hook as it was, byte for byte. It reports whether anything changed;
-// a second run changes nothing. A statusLine that is not jig's is left
-// alone and named in the notes.
+// a second run changes nothing. A statusLine that is not jig's is wrapped
+// (installStatusLine), and the notes say so.
 func Install(data []byte, bin string) (out []byte, changed bool, notes []string, err error) {
 	s, err := parseSettings(data)
 	if err != nil {
@@ -410,8 +412,12 @@ func Install(data []byte, bin string) (out []byte, changed bool, notes []string,
 }
 
 // installStatusLine sets the statusLine to jig's command, or keeps it when it
-// is jig's already; a statusLine that runs another command is left alone and
-// named in the notes. It reports whether it changed anything.
+// is jig's already. A statusLine that runs another command (ccstatusline,
+// claude-powerline, a script) is wrapped: jig's command runs it with
+// --then and prints its line, so the user keeps theirs and jig gets
+// Claude's JSON; every other key of it (refreshInterval, padding) stays as
+// the user had it, so Uninstall gives it back as it was. It reports
+// whether it changed anything.
 func (s *settings) installStatusLine(bin string, notes *[]string) bool {
 	line := statusLineSpec{Type: "command", Command: Command(bin, "statusline"), RefreshInterval: RefreshInterval}
 	cur := member(s.obj(), "statusLine")
@@ -430,9 +436,18 @@ func (s *settings) installStatusLine(bin string, notes *[]string) bool {
 		RefreshInterval *float64 `json:"refreshInterval"`
 	}
 	decode(cur, &said)
+	theirs, isWrapped := unwrap(said.Command)
 	if !isJig(said.Command, "statusline") {
-		*notes = append(*notes, "statusLine runs another command; left as it is (set its command to "+strconv.Quote(line.Command)+" to use jig's)")
-		return false
+		theirs, isWrapped = said.Command, true
+		*notes = append(*notes, "statusLine runs your own command: jig runs it (--then) and prints its line; jig install claude --uninstall puts it back")
+	}
+	if isWrapped {
+		want := wrapped(bin, theirs)
+		if said.Command == want {
+			return false
+		}
+		s.set(member(obj, "command"), want, indent)
+		return true
 	}
 	changed := false
 	if said.Command != line.Command {
@@ -451,8 +466,9 @@ func (s *settings) installStatusLine(bin string, notes *[]string) bool {
 }
 
 // Uninstall removes exactly jig's hooks and statusLine from the settings
-// file's content, and what held only them: after Install it gives the
-// file's bytes back. It reports whether anything changed.
+// file's content, and what held only them, and puts back the user's own
+// statusLine command jig wrapped: after Install it gives the file's bytes
+// back. It reports whether anything changed.
 func Uninstall(data []byte) (out []byte, changed bool, err error) {
 	s, err := parseSettings(data)
 	if err != nil {
@@ -478,7 +494,12 @@ func Uninstall(data []byte) (out []byte, changed bool, err error) {
 			Command string `json:"command"`
 		}
 		if decode(cur, &said) == nil && isJig(said.Command, "statusline") {
-			removeMember(s.obj(), index(s.obj(), "statusLine"))
+			if theirs, ok := unwrap(said.Command); ok {
+				// the user's own command comes back, the rest of it untouched
+				s.set(member(cur.Value.(*hujson.Object), "command"), theirs, indentOf(s.obj(), "statusLine"))
+			} else {
+				removeMember(s.obj(), index(s.obj(), "statusLine"))
+			}
 			changed = true
 		}
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // StatusLine records what only the statusLine's JSON carries (the model's
-// display name, the context window, Claude's own total cost) into the
+// display name, the context window, Claude's own total cost, the rate
+// limits) into the
 // session's file, takes a waiting request (Claude runs the command every
 // refreshInterval seconds, idle or not), and returns the status to render.
 func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
@@ -25,7 +26,10 @@ func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
 	if cw != nil && cw.Size != nil && *cw.Size > 0 {
 		live["context"] = map[string]any{"window": *cw.Size}
 	}
-	return w.update(in, live, nil, func(s *status.Status, r *cct.Reader) {
+	return w.update(in, live, nil, func(s, _ *status.Status, r *cct.Reader) {
+		if in.RateLimits != nil {
+			s.RateLimits = in.RateLimits.Status()
+		}
 		if s.Model != nil && s.Context.Window != nil {
 			w.keepWindow(in.SessionID, s.Model.ID, *s.Context.Window)
 		}

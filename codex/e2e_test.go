@@ -102,7 +102,7 @@ func (w *world) env(extra ...string) []string {
 func (w *world) jigRun(args ...string) string {
 	w.t.Helper()
 	cmd := exec.Command(w.jig, args...)
-	cmd.Env = w.env()
+	cmd.Env = w.env("TMUX=", "TMUX_PANE=") // a script outside tmux
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		w.t.Fatalf("jig %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -161,7 +161,7 @@ func (w *world) waitRequests(n int) {
 func (w *world) forTerminal(pane string) *status.Status {
 	w.t.Helper()
 	cmd := exec.Command(w.jig, "session", "for-terminal", pane, "--json")
-	cmd.Env = w.env()
+	cmd.Env = w.env("TMUX=", "TMUX_PANE=") // a script outside tmux: it knows no server
 	out, err := cmd.Output()
 	if err != nil {
 		w.t.Fatalf("jig session for-terminal %s: %v", pane, err)

@@ -131,6 +131,9 @@ func (h *Hooks) edit(s, prev *status.Status, in *Input, src *source) {
 			s.Context.Window = w
 			s.Context.Percent = nil // tokens / window, worked out when the file is written
 		}
+		if rl := r.RateLimits(); rl != nil {
+			s.RateLimits = rl
+		}
 	}
 	if prev == nil {
 		// a new file: a resumed session gets back the switches its earlier

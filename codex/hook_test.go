@@ -269,7 +269,40 @@ func TestPermissionRequest(t *testing.T) {
 	if len(s.Recent) == 0 || s.Recent[0].Outcome != status.Pending || s.Recent[0].Decision != "ask" || s.State != status.Busy {
 		t.Errorf("recent %+v, state %s", s.Recent, s.State)
 	}
+	a := s.Attention
+	if a == nil || a.Kind != status.AttentionPermission || a.Tool != "exec_command" || a.Since.IsZero() {
+		t.Fatalf("attention %+v, want a permission wait for exec_command", a)
+	}
+	since := a.Since
+	// the waiting call's own PreToolUse keeps the wait and its time
+	w.hook("PreToolUse", "tool_name", "Bash", "tool_use_id", "call_ask", "tool_input", `{"command":"SECRET-CMD"}`)
+	if a := w.status().Attention; a == nil || !a.Since.Equal(since) {
+		t.Errorf("after the call's PreToolUse: attention %+v, want the same wait since %v", a, since)
+	}
+	// the call's end ends it
+	w.hook("PostToolUse", "tool_name", "Bash", "tool_use_id", "call_ask", "tool_input", `{"command":"SECRET-CMD"}`)
+	if a := w.status().Attention; a != nil {
+		t.Errorf("after the call: attention %+v, want none", a)
+	}
 	noValuesIn(t, w.h.Dir.Root, "SECRET-CMD")
+}
+
+// TestRateLimitsFromTokenCount: Codex's primary and secondary windows are
+// filed by their length, as the five-hour and weekly limits.
+func TestRateLimitsFromTokenCount(t *testing.T) {
+	w := newHookWorld(t)
+	f, _ := os.OpenFile(w.rollout, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"timestamp":"2026-12-01T10:09:00.000Z","type":"event_msg","payload":{"type":"token_count","info":null,` +
+		`"rate_limits":{"primary":{"used_percent":42.5,"window_minutes":300,"resets_at":1796126400},` +
+		`"secondary":{"used_percent":8,"window_minutes":10080,"resets_in_seconds":3600},"credits":null}}}` + "\n")
+	f.Close()
+	w.hook("UserPromptSubmit", "prompt", "hi")
+	rl := w.status().RateLimits
+	if rl == nil || rl.FiveHour == nil || rl.FiveHour.UsedPercent != 42.5 || rl.FiveHour.ResetsAt == nil ||
+		rl.FiveHour.ResetsAt.Unix() != 1796126400 || rl.Weekly == nil || rl.Weekly.UsedPercent != 8 || rl.Weekly.ResetsAt == nil ||
+		!rl.Weekly.ResetsAt.Equal(time.Date(2026, 12, 1, 11, 9, 0, 0, time.UTC)) {
+		t.Errorf("rate limits %+v", rl)
+	}
 }
 
 func TestParseInput(t *testing.T) {

@@ -211,19 +211,33 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// attend records what the session waits for from the person: a
-// PermissionRequest marks the newest pending call of its tool "ask" (the
-// decision the status contract names, as Pi's writer records it), for the
-// attention state of issue 24 to take up.
+// attend records what the session waits for from the person, from what
+// Codex says (never its screen): a PermissionRequest is a permission wait
+// for its tool (named as the model is offered it), and marks the newest
+// pending call of that tool "ask", as Pi's writer records jig-core's word.
+// The waiting call's own PreToolUse keeps the wait; any other tool event,
+// a prompt, a stop or a new start ends it.
 func attend(s *status.Status, in *Input) {
-	if in.Event != "PermissionRequest" {
-		return
-	}
 	names := modelNames(in.ToolName)
-	for i := range s.Recent {
-		if c := &s.Recent[i]; c.Outcome == status.Pending && slices.Contains(names, c.Tool) {
-			c.Decision = "ask"
-			return
+	switch in.Event {
+	case "PermissionRequest":
+		tool := ""
+		if len(names) > 0 && status.IsToolName(names[0]) {
+			tool = names[0]
 		}
+		s.Attention = &status.Attention{Kind: status.AttentionPermission, Tool: tool} // since: kept while the same wait goes on
+		for i := range s.Recent {
+			if c := &s.Recent[i]; c.Outcome == status.Pending && slices.Contains(names, c.Tool) {
+				c.Decision = "ask"
+				break
+			}
+		}
+	case "PreToolUse":
+		if a := s.Attention; a != nil && a.Kind == status.AttentionPermission && slices.Contains(names, a.Tool) {
+			return // the waiting call's own
+		}
+		s.Attention = nil
+	case "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart":
+		s.Attention = nil
 	}
 }

@@ -48,7 +48,8 @@ func (c Claude) path() (string, error) {
 }
 
 // Install merges jig's entries, which run jig by its absolute path
-// (JigPath). The notes say what it left alone (a statusLine of the user's).
+// (JigPath). The notes say what it did with a statusLine of the user's (it
+// wraps it).
 func (c Claude) Install() (File, []string, error) {
 	bin, err := JigPath(c.Getenv)
 	if err != nil {

@@ -51,6 +51,9 @@ func Lines(s *status.Status, now time.Time) []string {
 		line += " · thinking " + *s.Thinking
 	}
 	add("%s", line)
+	if a := s.Attention; a != nil {
+		add("%s %s · for %s", render.GlyphAttention, render.Waits(a), Age(now, a.Since))
+	}
 
 	add("context %s %s  %s / %s", Bar(s.Context.Percent), PercentText(s.Context.Percent),
 		TokensOrUnknown(s.Context.Tokens), TokensOrUnknown(s.Context.Window))
@@ -60,6 +63,9 @@ func Lines(s *status.Status, now time.Time) []string {
 		line += " · off: " + strings.Join(off, ", ")
 	}
 	add("%s", line)
+	if line := rateLimitsLine(s.RateLimits, now); line != "" {
+		add("%s", line)
+	}
 
 	if t := s.Ticket; t != nil {
 		line = "ticket " + t.Key
@@ -130,6 +136,23 @@ func Lines(s *status.Status, now time.Time) []string {
 		l[i] = render.Clean(l[i])
 	}
 	return l
+}
+
+// rateLimitsLine is "limits 5h 42% (resets in 1h) · 7d 18%": each window
+// the agent reports, "" for none.
+func rateLimitsLine(r *status.RateLimits, now time.Time) string {
+	var parts []string
+	for _, w := range render.RateWindows(r) {
+		part := w.Label + " " + PercentText(&w.UsedPercent)
+		if w.ResetsAt != nil {
+			part += " (resets in " + render.Until(now, *w.ResetsAt) + ")"
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "limits " + strings.Join(parts, " · ")
 }
 
 // outputLines lists the outputs newest first, grouped by repo in the order

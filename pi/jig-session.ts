@@ -242,9 +242,10 @@ export default function jigSession(pi: any) {
 			tools: { active: pi.getActiveTools().length, total: pi.getAllTools().length },
 		};
 	};
-	const sendLive = (ctx: any) => {
+	// run, with the live fields, says a run started or ended (and how).
+	const sendLive = (ctx: any, run?: Json) => {
 		ctxNow = ctx;
-		send({ type: "live", live: live(ctx) });
+		send(run ? { type: "live", live: live(ctx), run } : { type: "live", live: live(ctx) });
 	};
 
 	const inventory = () => {
@@ -324,17 +325,24 @@ export default function jigSession(pi: any) {
 		});
 	});
 
+	// How the run's last reply stopped: "error" when Pi gave up on an error.
+	// 1.x retries inside one run (agent_settled comes after the last try);
+	// 0.x ends a run per try, and says nothing of a retry to extensions.
+	let lastStop = "";
 	pi.on("agent_start", (_e: any, ctx: any) => {
 		busy = true;
+		lastStop = "";
 		send(inventory()); // another extension may have changed the tools
-		sendLive(ctx);
+		sendLive(ctx, { phase: "start" }); // a new prompt: what waited is moot
 	});
 	const idle = (ctx: any) => {
 		busy = false;
-		sendLive(ctx);
+		sendLive(ctx, { phase: "end", error: lastStop === "error" }); // idle and why, in one write
 		reloadNow(ctx);
 	};
-	pi.on("agent_end", (_e: any, ctx: any) => {
+	pi.on("agent_end", (e: any, ctx: any) => {
+		const replies = (e?.messages ?? []).filter((m: any) => m?.role === "assistant");
+		if (replies.length) lastStop = String(replies[replies.length - 1].stopReason ?? "");
 		if (!settles) idle(ctx);
 	});
 	settles = typeof pi.on("agent_settled", (_e: any, ctx: any) => idle(ctx)) === "function";
@@ -358,13 +366,21 @@ export default function jigSession(pi: any) {
 		call.path = p;
 		await ask({ type: "call", call }, "checked", 2000, event.toolCallId);
 	});
+	// A decision may come before jig's own tool_call handler (jig-core's
+	// holds the call while it asks): it goes with the tool's name, known
+	// since the call's execution started.
+	const callTools = new Map<string, string>();
+	pi.on("tool_execution_start", (event: any) => {
+		callTools.set(event.toolCallId, event.toolName);
+	});
 	pi.on("tool_execution_end", (event: any, ctx: any) => {
+		callTools.delete(event.toolCallId);
 		send({ type: "call", call: { phase: "end", id: event.toolCallId, tool: event.toolName, error: !!event.isError } });
 		sendLive(ctx);
 	});
 	pi.events?.on?.("jig:decision", (d: any) => {
 		if (d?.toolCallId) {
-			send({ type: "decision", decision: { id: d.toolCallId, action: d.action, decision: d.decision, answer: d.answer } });
+			send({ type: "decision", decision: { id: d.toolCallId, tool: callTools.get(d.toolCallId), action: d.action, decision: d.decision, answer: d.answer } });
 		}
 	});
 	// Another extension names the active ticket: { key: "SHOP-142" }; a key of "" or null takes it back.

@@ -112,18 +112,17 @@ func Funcs(now time.Time) template.FuncMap {
 		"percent": func(v any) (string, error) { return numberHelper("percent", v, Percent) },
 		"cost":    func(v any) (string, error) { return numberHelper("cost", v, Money) },
 		"ago": func(v any) (string, error) {
-			s, ok := v.(string)
-			if !ok {
-				return "", fmt.Errorf("ago: want a time, got %s", kind(v))
-			}
-			t, err := time.Parse(time.RFC3339Nano, s)
-			if err != nil {
-				return "", fmt.Errorf("ago: %q is not an RFC 3339 time", s)
-			}
-			return Duration(now.Sub(t)), nil
+			t, err := timeOf("ago", v)
+			return Duration(now.Sub(t)), err
 		},
-		// The status-line helpers (render/preset.go).
-		"glyph": func(state any) string { s, _ := state.(string); return Glyph(s) },
+		"until": func(v any) (string, error) {
+			t, err := timeOf("until", v)
+			return Until(now, t), err
+		},
+		// The status-line helpers (render/preset.go, attention.go).
+		"glyph":  glyphOf,
+		"waits":  waitsOf,
+		"limits": limitsOf,
 		"level": func(v any) (string, error) {
 			p, err := number("level", v)
 			return Level(p), err
@@ -135,6 +134,63 @@ func Funcs(now time.Time) template.FuncMap {
 		// Every loop calls it first; Execute binds it to the run's time.
 		tickHelper: func() (string, error) { return "", nil },
 	}
+}
+
+// timeOf is a time from a template value: an RFC 3339 string.
+func timeOf(helper string, v any) (time.Time, error) {
+	s, ok := v.(string)
+	if !ok {
+		return time.Time{}, fmt.Errorf("%s: want a time, got %s", helper, kind(v))
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: %q is not an RFC 3339 time", helper, s)
+	}
+	return t, nil
+}
+
+// glyphOf is the state's glyph, ◐ when an attention is given and not null:
+// {{glyph .state}}, {{glyph .state .attention}}.
+func glyphOf(state any, attention ...any) string {
+	if len(attention) > 0 && attention[0] != nil {
+		return GlyphAttention
+	}
+	s, _ := state.(string)
+	return Glyph(s)
+}
+
+// waitsOf is Waits for an attention object: "" for null.
+func waitsOf(v any) (string, error) {
+	switch v := v.(type) {
+	case nil:
+		return "", nil
+	case map[string]any:
+		kind, _ := v["kind"].(string)
+		tool, _ := v["tool"].(string)
+		return waits(kind, tool), nil
+	}
+	return "", fmt.Errorf("waits: want an attention, got %s", kind(v))
+}
+
+// limitsOf is the rate limits' windows as the segment shows them,
+// "5h 42% 7d 18%"; "" for null.
+func limitsOf(v any) (string, error) {
+	if v == nil {
+		return "", nil
+	}
+	var r status.RateLimits
+	data, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(data, &r)
+	}
+	if _, isObject := v.(map[string]any); !isObject || err != nil {
+		return "", fmt.Errorf("limits: want the rate limits, got %s", kind(v))
+	}
+	var texts []string
+	for _, w := range RateWindows(&r) {
+		texts = append(texts, w.Text())
+	}
+	return strings.Join(texts, " "), nil
 }
 
 // number is v as a *float64, nil for JSON null.

@@ -30,6 +30,9 @@ type Output struct {
 	MaxWidth *int
 	Shell    *string
 	NoColor  bool // $NO_COLOR: presets without colours
+	// RateLimits: the preset adds the rate limits the agent reports
+	// (--rate-limits).
+	RateLimits bool
 	// Summary: asked for none of --json, --jq, --format and --preset, print
 	// the one-line summary, not the JSON (stdout is a terminal, or the
 	// command always does).
@@ -97,6 +100,8 @@ func (o Output) conflict() string {
 		return "--preset excludes --json, --jq and --format"
 	case o.MaxWidth != nil && o.Preset == nil && o.Format == nil:
 		return "--max-width needs --preset or --format"
+	case o.RateLimits && o.Preset == nil:
+		return "--rate-limits needs --preset"
 	case o.Shell != nil && !IsShell(shell):
 		return fmt.Sprintf("--shell %q: want one of %s", shell, strings.Join(Shells, ", "))
 	case o.Shell != nil && preset != PresetANSI && preset != PresetPlain && o.Format == nil:
@@ -137,7 +142,7 @@ func (p *Printer) Status(w io.Writer, s *status.Status) error {
 		return p.Doc(w, data)
 	case p.preset != "":
 		var b strings.Builder
-		opt := PresetOptions{MaxWidth: deref(p.o.MaxWidth), NoColor: p.o.NoColor}
+		opt := PresetOptions{MaxWidth: deref(p.o.MaxWidth), NoColor: p.o.NoColor, RateLimits: p.o.RateLimits}
 		if err := Preset(&b, p.preset, s, opt); err != nil {
 			return fmt.Errorf("--preset: %v", err)
 		}

@@ -17,10 +17,11 @@ const (
 	PresetWezTerm = "wezterm" // one JSON list of wezterm.format items
 	PresetANSI    = "ansi"    // SGR escape codes, none under NO_COLOR
 	PresetPlain   = "plain"   // text only
+	PresetGlyph   = "glyph"   // the state's glyph alone, one cell, no style
 )
 
 // Presets lists the preset names, for help and errors.
-var Presets = []string{PresetTmux, PresetWezTerm, PresetANSI, PresetPlain}
+var Presets = []string{PresetTmux, PresetWezTerm, PresetANSI, PresetPlain, PresetGlyph}
 
 // IsPreset reports whether name is a preset.
 func IsPreset(name string) bool {
@@ -32,7 +33,7 @@ func IsPreset(name string) bool {
 	return false
 }
 
-// The state glyphs of the segment.
+// The state glyphs of the segment (and GlyphAttention).
 const (
 	GlyphBusy = "●"
 	GlyphIdle = "○"
@@ -48,12 +49,13 @@ const (
 // Levels are the semantic colours of a segment part; each preset maps them
 // to its host's colours.
 const (
-	levelNone = ""
-	levelBusy = "busy"
-	levelIdle = "idle"
-	levelOK   = "ok"
-	levelWarn = "warn"
-	levelHigh = "high"
+	levelNone      = ""
+	levelBusy      = "busy"
+	levelIdle      = "idle"
+	levelAttention = "attention"
+	levelOK        = "ok"
+	levelWarn      = "warn"
+	levelHigh      = "high"
 )
 
 // Level names how full a context is: "ok", "warn" or "high", "" when unknown.
@@ -80,30 +82,30 @@ func Glyph(state string) string {
 // part is one piece of the segment. Parts with a higher drop go first when
 // the segment must fit a width; the glyph (drop 0) stays to the end.
 type part struct {
-	text  string
-	level string
-	drop  int
-	model bool // may be shortened with an ellipsis before it is dropped
+	text    string
+	level   string
+	drop    int
+	shorten bool // may be shortened with an ellipsis before it is dropped
 }
 
 // segment is the default segment's parts, in display order: state glyph,
-// short model, thinking level unless off, context percent, cost. Unknown
+// what the session waits for, short model, thinking level unless off,
+// context percent, cost, and with opt.RateLimits the rate limits. Unknown
 // values are left out rather than shown as "?".
-func segment(s *status.Status) []part {
-	stateLevel := levelIdle
-	if s.State == status.Busy {
-		stateLevel = levelBusy
+func segment(s *status.Status, opt PresetOptions) []part {
+	parts := []part{{text: StateGlyph(s), level: stateLevel(s)}}
+	if a := s.Attention; a != nil {
+		parts = append(parts, part{text: attentionWord(a), level: levelAttention, drop: 1, shorten: true})
 	}
-	parts := []part{{text: Glyph(s.State), level: stateLevel}}
 	m := ShortModel(s.Model)
 	if m == "" && s.Model != nil {
 		m = s.Model.Name
 	}
 	if m := Clean(m); m != "" {
-		parts = append(parts, part{text: m, drop: 3, model: true})
+		parts = append(parts, part{text: m, drop: 3, shorten: true})
 	}
 	if s.Thinking != nil && *s.Thinking != "" && *s.Thinking != "off" {
-		parts = append(parts, part{text: Clean(*s.Thinking), drop: 5})
+		parts = append(parts, part{text: Clean(*s.Thinking), drop: 7})
 	}
 	if s.Context.Percent != nil {
 		parts = append(parts, part{text: Percent(s.Context.Percent), level: Level(s.Context.Percent), drop: 2})
@@ -111,13 +113,29 @@ func segment(s *status.Status) []part {
 	if s.Usage.Cost != nil {
 		parts = append(parts, part{text: Money(s.Usage.Cost), drop: 4})
 	}
+	if opt.RateLimits {
+		for i, w := range RateWindows(s.RateLimits) {
+			parts = append(parts, part{text: w.Text(), level: Level(&w.UsedPercent), drop: 5 + i}) // the weekly one first
+		}
+	}
 	return parts
+}
+
+func stateLevel(s *status.Status) string {
+	switch {
+	case s.Attention != nil:
+		return levelAttention
+	case s.State == status.Busy:
+		return levelBusy
+	}
+	return levelIdle
 }
 
 // PresetOptions shape a preset's output.
 type PresetOptions struct {
-	MaxWidth int  // cells the segment may take; 0 means no limit
-	NoColor  bool // ansi: no escape codes (NO_COLOR)
+	MaxWidth   int  // cells the segment may take; 0 means no limit
+	NoColor    bool // ansi: no escape codes (NO_COLOR)
+	RateLimits bool // add the rate limits the agent reports: 5h 42% 7d 18%
 }
 
 // Preset writes s as the named preset's segment and a newline. It writes
@@ -126,9 +144,11 @@ func Preset(w io.Writer, name string, s *status.Status, opt PresetOptions) error
 	if !IsPreset(name) {
 		return fmt.Errorf("unknown preset %q (want %s)", name, strings.Join(Presets, ", "))
 	}
-	parts := fit(segment(s), opt.MaxWidth)
+	parts := fit(segment(s, opt), opt.MaxWidth)
 	var out string
 	switch name {
+	case PresetGlyph:
+		out = StateGlyph(s)
 	case PresetTmux:
 		out = tmuxSegment(parts)
 	case PresetWezTerm:
@@ -162,8 +182,8 @@ func fit(parts []part, max int) []part {
 			}
 			break
 		}
-		if p.model {
-			// Keep at least three cells of the model and its ellipsis.
+		if p.shorten {
+			// Keep at least three cells of the text and its ellipsis.
 			over := width(parts) - max
 			if w := Width(p.text); w-over >= 4 {
 				parts[worst].text = Truncate(p.text, w-over)
@@ -187,14 +207,14 @@ func width(parts []part) int {
 }
 
 // tmuxColours are, per level, a tmux user option (@jig-busy-colour,
-// @jig-ok-colour, @jig-warn-colour, @jig-high-colour) and the colour used
-// while it is unset: tmux expands the #{…} in a status job's output, so
-// `set -g @jig-ok-colour green` recolours the segment with nothing rerun.
-// The defaults read on tmux's default green bar as well as on a dark one:
-// green or yellow text vanishes on the green.
+// @jig-attention-colour, @jig-ok-colour, @jig-warn-colour, @jig-high-colour)
+// and the colour used while it is unset: tmux expands the #{…} in a status
+// job's output, so `set -g @jig-ok-colour green` recolours the segment with
+// nothing rerun. The defaults read on tmux's default green bar as well as
+// on a dark one: green or yellow text vanishes on the green.
 var tmuxColours = map[string]string{
-	levelBusy: tmuxColour("busy", "blue"), levelIdle: "", levelOK: tmuxColour("ok", "default"),
-	levelWarn: tmuxColour("warn", "magenta"), levelHigh: tmuxColour("high", "red"),
+	levelBusy: tmuxColour("busy", "blue"), levelIdle: "", levelAttention: tmuxColour("attention", "colour208"),
+	levelOK: tmuxColour("ok", "default"), levelWarn: tmuxColour("warn", "magenta"), levelHigh: tmuxColour("high", "red"),
 }
 
 func tmuxColour(level, fallback string) string {
@@ -226,7 +246,7 @@ func tmuxSegment(parts []part) string {
 }
 
 var ansiColours = map[string]string{
-	levelBusy: "36", levelIdle: "", levelOK: "32", levelWarn: "33", levelHigh: "31",
+	levelBusy: "36", levelIdle: "", levelAttention: "35", levelOK: "32", levelWarn: "33", levelHigh: "31",
 }
 
 func ansiSegment(parts []part, colour bool) string {
@@ -258,7 +278,7 @@ func plainSegment(parts []part) string {
 // wezTermColours are AnsiColor names, so the user's colour scheme decides
 // the actual colours.
 var wezTermColours = map[string]string{
-	levelBusy: "Teal", levelIdle: "", levelOK: "Green", levelWarn: "Olive", levelHigh: "Maroon",
+	levelBusy: "Teal", levelIdle: "", levelAttention: "Purple", levelOK: "Green", levelWarn: "Olive", levelHigh: "Maroon",
 }
 
 // wezTermSegment is one JSON list of wezterm.format items, e.g.

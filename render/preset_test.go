@@ -53,6 +53,42 @@ var presetCases = map[string]*status.Status{
 		Context: status.Context{Percent: ptr(80.0)},
 		Usage:   status.Usage{Cost: ptr(0.5)},
 	},
+	"waits_permission": {
+		State:     status.Busy,
+		Attention: &status.Attention{Kind: status.AttentionPermission, Tool: "Bash", Since: time.Unix(1, 0)},
+		Model:     &status.Model{ID: "claude-sonnet-4-5"},
+		Context:   status.Context{Percent: ptr(42.0)},
+		Usage:     status.Usage{Cost: ptr(1.5)},
+	},
+	"waits_question_long_tool": {
+		State:     status.Busy,
+		Attention: &status.Attention{Kind: status.AttentionQuestion, Tool: "AskUserQuestion", Since: time.Unix(1, 0)},
+		Model:     &status.Model{ID: "claude-opus-4-1"},
+	},
+	"stopped_error": {
+		State:     status.Idle,
+		Attention: &status.Attention{Kind: status.AttentionError, Since: time.Unix(1, 0)},
+		Model:     &status.Model{ID: "gpt-5"},
+		Context:   status.Context{Percent: ptr(12.0)},
+	},
+	"limits_both": {
+		State:      status.Busy,
+		Model:      &status.Model{ID: "claude-sonnet-4-5"},
+		Context:    status.Context{Percent: ptr(42.0)},
+		Usage:      status.Usage{Cost: ptr(1.5)},
+		RateLimits: &status.RateLimits{FiveHour: &status.RateLimit{UsedPercent: 42}, Weekly: &status.RateLimit{UsedPercent: 85}},
+	},
+	"limits_weekly_only": {
+		State:      status.Idle,
+		Thinking:   ptr("high"),
+		RateLimits: &status.RateLimits{Weekly: &status.RateLimit{UsedPercent: 55.5}},
+	},
+}
+
+// presetOptions are the options a case is rendered with besides its width:
+// the limits_ cases ask for the rate limits.
+func presetOptions(name string, width int) PresetOptions {
+	return PresetOptions{MaxWidth: width, RateLimits: strings.HasPrefix(name, "limits_")}
 }
 
 // widths are the --max-width values every case is rendered at.
@@ -65,14 +101,16 @@ func TestPresetGolden(t *testing.T) {
 			for _, preset := range Presets {
 				for _, w := range widths {
 					var out bytes.Buffer
-					if err := Preset(&out, preset, s, PresetOptions{MaxWidth: w}); err != nil {
+					if err := Preset(&out, preset, s, presetOptions(name, w)); err != nil {
 						t.Fatal(err)
 					}
 					fmt.Fprintf(&got, "%-7s w=%-2d %q\n", preset, w, out.String())
 				}
 			}
 			var out bytes.Buffer
-			if err := Preset(&out, PresetANSI, s, PresetOptions{NoColor: true}); err != nil {
+			opt := presetOptions(name, 0)
+			opt.NoColor = true
+			if err := Preset(&out, PresetANSI, s, opt); err != nil {
 				t.Fatal(err)
 			}
 			fmt.Fprintf(&got, "ansi NO_COLOR %q\n", out.String())
@@ -101,9 +139,9 @@ func TestPresetGolden(t *testing.T) {
 func TestPresetFitsWidth(t *testing.T) {
 	for name, s := range presetCases {
 		for w := 1; w <= 40; w++ {
-			for _, preset := range []string{PresetPlain, PresetTmux, PresetANSI} {
+			for _, preset := range []string{PresetPlain, PresetTmux, PresetANSI, PresetGlyph} {
 				var out bytes.Buffer
-				if err := Preset(&out, preset, s, PresetOptions{MaxWidth: w}); err != nil {
+				if err := Preset(&out, preset, s, presetOptions(name, w)); err != nil {
 					t.Fatal(err)
 				}
 				line := strings.TrimSuffix(out.String(), "\n")
@@ -257,4 +295,37 @@ func FuzzPreset(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The attention and rate-limit helpers read the file's JSON as --format
+// sees it; a null attention or rate limits prints nothing.
+func TestFuncsAttentionHelpers(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	resets := now.Add(90 * time.Minute)
+	waiting := &status.Status{State: status.Busy,
+		Attention:  &status.Attention{Kind: status.AttentionPermission, Tool: "Bash", Since: now.Add(-2 * time.Minute)},
+		RateLimits: &status.RateLimits{FiveHour: &status.RateLimit{UsedPercent: 42, ResetsAt: &resets}, Weekly: &status.RateLimit{UsedPercent: 7.5}}}
+	const tmpl = `{{glyph .state .attention}} [{{waits .attention}}] {{with .attention}}{{ago .since}}{{end}} [{{limits .rateLimits}}] {{with .rateLimits}}{{until .fiveHour.resetsAt}}{{end}}`
+	for _, c := range []struct {
+		s    *status.Status
+		want string
+	}{
+		{waiting, "◐ [Bash waits for approval] 2m [5h 42% 7d 8%] 1h"},
+		{&status.Status{State: status.Busy}, "● []  [] "},
+		{&status.Status{State: status.Idle, Attention: &status.Attention{Kind: status.AttentionError, Since: now}}, "◐ [stopped on an error] 0s [] "},
+		{&status.Status{State: status.Idle, Attention: &status.Attention{Kind: status.AttentionQuestion, Since: now}}, "◐ [a question waits for an answer] 0s [] "},
+	} {
+		var out bytes.Buffer
+		if err := Template(&out, tmpl, encode(t, c.s), now); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != c.want {
+			t.Errorf("got %q, want %q", out.String(), c.want)
+		}
+	}
+	for _, bad := range []string{`{{waits "x"}}`, `{{limits 3}}`, `{{until 3}}`, `{{limits .state}}`} {
+		if err := Template(&bytes.Buffer{}, bad, encode(t, waiting), now); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
 }

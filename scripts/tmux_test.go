@@ -208,7 +208,8 @@ func TestTmuxPluginFile(t *testing.T) {
 	job := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 40)`
 
 	s := start("token", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\n"+
-		"set -g status-left 'L #S'\nset -g status-right '[#{jig_status}] %%H:%%M'\nrun-shell '%s'\n", jig, plugin))
+		"set -g status-left 'L #S'\nset -g status-right '[#{jig_status}] %%H:%%M'\n"+
+		"set -g window-status-current-format '#I #{jig_glyph} #W'\nrun-shell '%s'\n", jig, plugin))
 	poll(t, "the plugin fills #{jig_status} in status-right", func() string {
 		if got, want := s.Run("show-options", "-gv", "status-right"), "["+job+"] %H:%M"; got != want {
 			return fmt.Sprintf("status-right %q, want %q", got, want)
@@ -217,6 +218,15 @@ func TestTmuxPluginFile(t *testing.T) {
 	})
 	if got := s.Run("show-options", "-gv", "status-left"); got != "L #S" {
 		t.Errorf("status-left changed: %q", got)
+	}
+	// A #{jig_glyph} of the user's own is filled in, without @jig-window-glyph;
+	// window-status-format, without one, is left as it was.
+	glyphJob := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset glyph)`
+	if got, want := s.Run("show-options", "-gv", "window-status-current-format"), "#I "+glyphJob+" #W"; got != want {
+		t.Errorf("window-status-current-format %q, want %q", got, want)
+	}
+	if got := s.Run("show-options", "-gv", "window-status-format"); strings.Contains(got, "jig") {
+		t.Errorf("window-status-format changed without @jig-window-glyph: %q", got)
 	}
 	if got := s.Run("show-options", "-gv", "status-interval"); got != "2" {
 		t.Errorf("status-interval %s, want 2", got)
@@ -242,6 +252,21 @@ func TestTmuxPluginFile(t *testing.T) {
 	if got := s.Run("show-options", "-gv", "status-left"); got != "L #S" {
 		t.Errorf("run again, status-left changed: %q", got)
 	}
+
+	s = start("glyph", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-window-glyph on\nset -g @jig-rate-limits on\n"+
+		"set -g window-status-format '#I:#W'\nrun-shell '%s'\n", jig, plugin))
+	poll(t, "@jig-window-glyph puts the glyph after each window's name", func() string {
+		for option, want := range map[string]string{
+			"window-status-format":         "#I:#W" + glyphJob,
+			"window-status-current-format": "#I:#W#{?window_flags,#{window_flags}, }" + glyphJob,
+			"status-right":                 "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --rate-limits --max-width 40)`,
+		} {
+			if got := s.Run("show-options", "-gv", option); !strings.HasPrefix(got, want) {
+				return fmt.Sprintf("%s %q, want %q", option, got, want)
+			}
+		}
+		return ""
+	})
 
 	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.state}} & more'\n"+
 		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
@@ -319,4 +344,67 @@ func TestTmuxUninstallReset(t *testing.T) {
 		t.Errorf("status-interval %q, want the user's own 5", got)
 	}
 	s.Run("has-session", "-t", "work")
+}
+
+// The window list as a client shows it: with @jig-window-glyph each window
+// names its agent's state in one glyph, ◐ while the agent waits for the
+// person, ● once the wait is over; a window without an agent shows none.
+func TestTmuxWindowGlyph(t *testing.T) {
+	need(t, "tmux")
+	jig := buildJig(t)
+	tmp := t.TempDir()
+	state := filepath.Join(tmp, "state")
+	plugin, err := filepath.Abs("../jig.tmux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + filepath.Dir(jig) + ":/usr/bin:/bin", "HOME=" + tmp, "JIG_STATE_DIR=" + state,
+		"TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	conf := filepath.Join(tmp, "inner.conf")
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-window-glyph on\n"+
+		"set -g window-status-format '[#W]'\nset -g window-status-current-format '[#W]'\nrun-shell '%s'\n", jig, plugin)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waits := `{"state":"busy","attention":{"kind":"permission","tool":"Bash"},"model":{"id":"claude-sonnet-4-5"}}`
+	busy := `{"state":"busy","model":{"id":"gpt-5"}}`
+	for name, body := range map[string]string{"waits.json": waits, "busy.json": busy} {
+		if err := os.WriteFile(filepath.Join(tmp, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each window's shell writes its session, then becomes the long-lived
+	// process the status file names.
+	paneCmd := func(session, file string) string {
+		return fmt.Sprintf("jig session write --session %s --pid $$ < %s/%s && exec sleep 600", session, tmp, file)
+	}
+	inner, outer := testsrc.NewTmux(t, "inner", env), testsrc.NewTmux(t, "outer", env)
+	inner.Run("-f", conf, "new-session", "-d", "-s", "main", "-n", "waits", "-x", "100", "-y", "6", paneCmd("sess-w", "waits.json"))
+	inner.Run("new-window", "-d", "-t", "main", "-n", "busy", paneCmd("sess-b", "busy.json"))
+	inner.Run("new-window", "-d", "-t", "main", "-n", "shell", "exec sleep 600")
+	outerPane := outer.Run("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "6", "-P", "-F", "#{pane_id}",
+		"env -u TMUX tmux -L "+inner.Socket+" attach -t main")
+	outer.Run("set", "-g", "status", "off")
+	bar := func() string {
+		rows := strings.Split(outer.Run("capture-pane", "-p", "-t", outerPane), "\n")
+		return rows[len(rows)-1]
+	}
+	poll(t, "each window shows its agent's glyph", func() string {
+		if b := bar(); !strings.Contains(b, "[waits]◐") || !strings.Contains(b, "[busy]●") || strings.ContainsAny(strings.SplitAfter(b, "[shell]")[1][:1], "◐●○") {
+			return fmt.Sprintf("window list %q", b)
+		}
+		return ""
+	})
+	// The wait is over: the glyph is the busy one.
+	clear := exec.Command(jig, "session", "write", "--session", "sess-w", "--pid", inner.Run("display", "-p", "-t", "main:waits", "#{pane_pid}"))
+	clear.Env = env
+	clear.Stdin = strings.NewReader(`{"attention":null}`)
+	if out, err := clear.CombinedOutput(); err != nil {
+		t.Fatalf("jig session write: %v\n%s", err, out)
+	}
+	poll(t, "the glyph follows the cleared attention", func() string {
+		if b := bar(); !strings.Contains(b, "[waits]●") {
+			return fmt.Sprintf("window list %q", b)
+		}
+		return ""
+	})
 }

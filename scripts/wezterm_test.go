@@ -26,7 +26,9 @@ func writeStatus(t *testing.T, jig, state, session, body string, env ...string) 
 // module (testdata/wezterm.lua) and driven as WezTerm would drive it
 // (testdata/drive.lua): the right status gets the focused pane's cells, jig
 // runs at most once per pane per 2 s, a pane without an agent shows nothing,
-// and tab titles show each tab's agent.
+// and tab titles show each tab's agent (◐ while it waits); with tab_title =
+// 'glyph' the glyph goes before the tab's own title, and rate_limits adds
+// them to the right status.
 func TestWezTermLua(t *testing.T) {
 	lua := need(t, "lua5.4")
 	jig := buildJig(t)
@@ -35,7 +37,7 @@ func TestWezTermLua(t *testing.T) {
 		`{"state":"busy","model":{"provider":"anthropic","id":"claude-sonnet-4-5-20250929"},"thinking":"high","context":{"percent":42},"usage":{"cost":1.5}}`,
 		"WEZTERM_PANE=7")
 	writeStatus(t, jig, state, "sess-8",
-		`{"state":"idle","model":{"id":"gpt-5"},"context":{"percent":91}}`,
+		`{"state":"idle","attention":{"kind":"error"},"model":{"id":"gpt-5"},"context":{"percent":91},"rateLimits":{"fiveHour":{"usedPercent":42,"resetsAt":null},"weekly":null}}`,
 		"WEZTERM_PANE=8")
 
 	cmd := exec.Command(lua, "wezterm/testdata/drive.lua")
@@ -51,8 +53,12 @@ jig runs a second later: 3
 jig runs 2 s later: 6
 right status, pane 9: []
 tab 1: [ 1: ● claude-sonnet-4-5 high 42% $1.50 ]
-tab 2: [ 2: ○ gpt-5 91% ]
+tab 2: [ 2: ◐ error gpt-5 91% ]
 tab 3: [ 3: vim ]
+right status, pane 8 with rate limits: {fg:Purple}◐{reset} {fg:Purple}error{reset} gpt-5 {fg:Maroon}91%{reset} {fg:Green}5h 42%{reset}
+glyph tab 1: [ 1: ● zsh ]
+glyph tab 2: [ 2: ◐ zsh ]
+glyph tab 3: [ 3: vim ]
 `
 	if string(out) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)

@@ -62,6 +62,7 @@ func (s *Status) Bound() {
 	for i := range s.Terminals {
 		s.Terminals[i].From = CutTo(s.Terminals[i].From, MaxName)
 		s.Terminals[i].ID = CutTo(s.Terminals[i].ID, MaxName)
+		s.Terminals[i].Instance = CutTo(s.Terminals[i].Instance, MaxPath) // a socket's path
 	}
 	if m := s.Model; m != nil {
 		m.Provider, m.ID, m.Name = CutTo(m.Provider, MaxName), CutTo(m.ID, MaxName), CutTo(m.Name, MaxName)
@@ -137,8 +138,15 @@ func PlacedPath(p string) bool {
 // A recent call's action, decision and answer must be labels, so the "no
 // values" rule never rests on what a writer was given: a path, a command
 // line or a secret is not one.
-func IsLabel(s string) bool {
-	if len(s) > MaxLabel {
+func IsLabel(s string) bool { return isName(s, MaxLabel) }
+
+// IsToolName reports whether s may be an attention's tool: empty, or a
+// name (IsLabel's characters) of at most MaxName bytes, as agents name
+// their tools (bash, Bash, mcp__github__create_issue).
+func IsToolName(s string) bool { return isName(s, MaxName) }
+
+func isName(s string, max int) bool {
+	if len(s) > max {
 		return false
 	}
 	for _, r := range s {

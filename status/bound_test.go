@@ -24,9 +24,12 @@ func TestBoundedFileFitsTheReadLimit(t *testing.T) {
 		Switches:      Switches{Tools: map[string]bool{}, Skills: map[string]bool{}},
 		ContextDetail: &ContextDetail{},
 		LastRequest:   &Answer{ID: huge(MaxName), Message: huge(MaxText)},
+		Attention:     &Attention{Kind: AttentionPermission, Since: time.Unix(1, 0), Tool: strings.Repeat("t", MaxName)},
 	}
+	resets := time.Date(2030, 1, 1, 0, 0, 0, 123456789, time.UTC)
+	s.RateLimits = &RateLimits{FiveHour: &RateLimit{1e300, &resets}, Weekly: &RateLimit{1e300, &resets}}
 	for range 10 * MaxTerminals {
-		s.Terminals = append(s.Terminals, TerminalID{huge(MaxName), huge(MaxName)})
+		s.Terminals = append(s.Terminals, TerminalID{huge(MaxName), huge(MaxName), huge(MaxPath)})
 	}
 	for range 10 * MaxStages {
 		s.Workflow.Stages = append(s.Workflow.Stages, huge(MaxName))

@@ -104,6 +104,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 	// What readers check the pid against. Only the writer can know it, and a
 	// value merged in from an earlier process's file would be wrong.
 	s.PIDStart = ProcessIdentity(s.PID)
+	s.settleAttention(prev, now)
 	s.Normalize()
 	if err := s.Validate(); err != nil {
 		return false, &Invalid{Err: err}
@@ -129,6 +130,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 			return false, err
 		}
 		if bytes.Equal(same, prevData) {
+			s.raw = prevData // Raw is the file as it is, not what s was built from
 			return false, d.index(s, prev, wasFresh)
 		}
 	}
@@ -148,6 +150,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 	if err := WriteFileAtomic(d.SessionPath(s.Session), data); err != nil {
 		return false, err
 	}
+	s.raw = data
 	return true, d.index(s, prev, wasFresh)
 }
 

@@ -5,7 +5,34 @@ import "time"
 // Liveness decides whether the session behind a status file still runs.
 type Liveness struct {
 	Host string // this machine's name; a status from another host is not live here
-	ids  map[int]string
+	// Instances are the terminal host instances the reader runs in, by
+	// the variable that names their terminals (TMUX_PANE: the socket of
+	// the tmux server around it): an id it is given is of those.
+	Instances map[string]string
+	ids       map[int]string
+}
+
+// InTerminal reports whether s runs in terminal id as the reader means it.
+// Ids are numbered per host instance (two tmux servers each have a %0), so
+// where both the reader and s's entry know the entry's instance, they must
+// agree; where either does not (an older file, a reader outside the host,
+// a host that names none), the id alone decides, as it always did.
+func (l Liveness) InTerminal(s *Status, id string) bool {
+	return s.inTerminal(id, l.Instances)
+}
+
+func (s *Status) inTerminal(id string, instances map[string]string) bool {
+	listed := false
+	for _, t := range s.Terminals {
+		if t.ID != id {
+			continue
+		}
+		if mine := instances[t.From]; mine == "" || t.Instance == "" || t.Instance == mine {
+			return true
+		}
+		listed = true // in another instance's terminal of that id
+	}
+	return !listed && s.Terminal != nil && *s.Terminal == id
 }
 
 // Memo is l remembering each process's identity for one pass over many

@@ -200,10 +200,13 @@ func (s *Status) hasTerminalDir(name string) bool {
 	return false
 }
 
-// ForTerminal finds the live session whose terminals contain id; when
-// several do, the newest updatedAt wins. It returns nil, nil when none does.
-// It reads the files the index names for id plus any the index does not
-// cover, and every status file when no index is kept.
+// ForTerminal finds the live session whose terminals contain id (of the
+// reader's host instance, live.InTerminal); when several do, the newest
+// updatedAt wins. It returns nil, nil when none does. It reads the files the
+// index names for id plus any the index does not cover, and every status
+// file when no index is kept. The index is by id alone: sessions in the %0
+// of two tmux servers share a folder, and the few files there are told
+// apart by their heads.
 func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
 	found, err := d.forTerminal(id, live, true)
 	if len(found) == 0 {
@@ -255,7 +258,7 @@ func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, er
 			}
 			s = h.Status()
 		}
-		if s.HasTerminal(id) && live.Alive(s) {
+		if live.InTerminal(s, id) && live.Alive(s) {
 			found = append(found, candidate{s, data})
 		}
 	}

@@ -57,8 +57,10 @@ type Status struct {
 	Thinking      *string        `json:"thinking"`
 	State         string         `json:"state"`
 	StateSince    *time.Time     `json:"stateSince"` // when state last changed; null when the writer did not say
+	Attention     *Attention     `json:"attention"`  // what the session waits for from the person; null: nothing
 	Context       Context        `json:"context"`
 	Usage         Usage          `json:"usage"`
+	RateLimits    *RateLimits    `json:"rateLimits"` // the account's usage windows, when the agent says them
 	Tools         Tools          `json:"tools"`
 	Switches      Switches       `json:"switches"`
 	Ticket        *Ticket        `json:"ticket"`
@@ -80,10 +82,13 @@ func (s *Status) Raw() []byte { return s.raw }
 
 // TerminalID is one terminal the session runs in, as its host names it.
 // From is the environment variable that named it (HC_TERMINAL_ID, HERDR_PANE_ID,
-// TMUX_PANE, KITTY_WINDOW_ID, WEZTERM_PANE).
+// TMUX_PANE, KITTY_WINDOW_ID, WEZTERM_PANE). Instance is the host instance
+// whose id it is, when the host says (a tmux server's socket: each server
+// has its own %0); package terminal fills it.
 type TerminalID struct {
-	From string `json:"from"`
-	ID   string `json:"id"`
+	From     string `json:"from"`
+	ID       string `json:"id"`
+	Instance string `json:"instance,omitempty"`
 }
 
 type Model struct {
@@ -108,6 +113,70 @@ type Usage struct {
 	CacheRead  int64    `json:"cacheRead"`
 	CacheWrite int64    `json:"cacheWrite"`
 	Cost       *float64 `json:"cost"`
+}
+
+// Attention is what a session waits for from the person (added to schema 1
+// by jig). State keeps its meaning beside it: a call waiting for approval
+// is busy, a run stopped on an error idle.
+type Attention struct {
+	Kind  string    `json:"kind"`           // Attention* below
+	Since time.Time `json:"since"`          // when the wait began; zero: Dir.Update settles it
+	Tool  string    `json:"tool,omitempty"` // the tool waiting, a name only
+}
+
+// Attention kinds.
+const (
+	AttentionPermission = "permission" // a tool call waits for the person's approval
+	AttentionQuestion   = "question"   // the agent asked the person something and waits
+	AttentionError      = "error"      // the run stopped on an error and waits
+)
+
+// RateLimits are the account's usage windows as the agent reports them
+// (added to schema 1 by jig): Claude Code's statusLine rate_limits, Codex's
+// token_count rate limits. A window the agent did not report is null.
+type RateLimits struct {
+	FiveHour *RateLimit `json:"fiveHour"`
+	Weekly   *RateLimit `json:"weekly"`
+}
+
+// RateLimit is one window: how much of it is used, and when it starts
+// again (null when the agent did not say).
+type RateLimit struct {
+	UsedPercent float64    `json:"usedPercent"`
+	ResetsAt    *time.Time `json:"resetsAt"`
+}
+
+// The windows' lengths, in minutes, as the agents report them.
+const (
+	FiveHourMinutes = 5 * 60
+	WeeklyMinutes   = 7 * 24 * 60
+)
+
+// Window files a window the agent reports by its length (Claude names
+// its two, Codex gives window_minutes): five hours is FiveHour, seven days
+// Weekly. resetsAt is in seconds since the epoch, as both say it (0: not
+// said). A window of another length, or a negative percent, is left out:
+// it reports whether the window was kept.
+func (r *RateLimits) Window(minutes int64, usedPercent, resetsAt float64) bool {
+	var slot **RateLimit
+	switch minutes {
+	case FiveHourMinutes:
+		slot = &r.FiveHour
+	case WeeklyMinutes:
+		slot = &r.Weekly
+	default:
+		return false
+	}
+	if usedPercent < 0 {
+		return false
+	}
+	w := &RateLimit{UsedPercent: usedPercent}
+	if resetsAt > 0 {
+		t := time.Unix(0, int64(resetsAt*1e9)).UTC()
+		w.ResetsAt = &t
+	}
+	*slot = w
+	return true
 }
 
 // Tools counts the tools declared to the model (active) and registered (total).
@@ -291,6 +360,9 @@ func (s *Status) Validate() error {
 	case s.State != Busy && s.State != Idle:
 		return fmt.Errorf("state %q: want %q or %q", s.State, Busy, Idle)
 	}
+	if err := s.validateAttention(); err != nil {
+		return err
+	}
 	if err := s.validateFields(); err != nil {
 		return err
 	}
@@ -307,9 +379,50 @@ func (s *Status) Validate() error {
 	return nil
 }
 
-// HasTerminal reports whether the session runs in the terminal id.
+// settleAttention gives an attention without a since the time its wait
+// began: the previous file's while the same wait (kind and tool) goes on,
+// else now. So a writer that only knows "it waits" keeps the first time.
+func (s *Status) settleAttention(prev *Status, now time.Time) {
+	a := s.Attention
+	if a == nil || !a.Since.IsZero() {
+		return
+	}
+	if prev != nil && prev.Attention != nil && prev.Attention.Kind == a.Kind && prev.Attention.Tool == a.Tool {
+		a.Since = prev.Attention.Since
+		return
+	}
+	a.Since = now.UTC()
+}
+
+// validateAttention refuses an attention or a rate limit that says
+// something the contract does not: an unknown kind, a tool that is not a
+// name, a negative percent.
+func (s *Status) validateAttention() error {
+	if a := s.Attention; a != nil {
+		switch {
+		case a.Kind != AttentionPermission && a.Kind != AttentionQuestion && a.Kind != AttentionError:
+			return fmt.Errorf("attention kind %q: want %s, %s or %s", Cut(a.Kind), AttentionPermission, AttentionQuestion, AttentionError)
+		case !IsToolName(a.Tool):
+			return fmt.Errorf("attention tool %q: want a tool's name, never an argument value", Cut(a.Tool))
+		}
+	}
+	if r := s.RateLimits; r != nil {
+		for _, w := range [...]struct {
+			name string
+			w    *RateLimit
+		}{{"fiveHour", r.FiveHour}, {"weekly", r.Weekly}} {
+			if w.w != nil && w.w.UsedPercent < 0 {
+				return fmt.Errorf("rateLimits.%s.usedPercent %v: want 0 or more", w.name, w.w.UsedPercent)
+			}
+		}
+	}
+	return nil
+}
+
+// HasTerminal reports whether the session runs in the terminal id, of
+// whichever host instance (Liveness.InTerminal matches the reader's).
 func (s *Status) HasTerminal(id string) bool {
-	return s.listsTerminal(id) || (s.Terminal != nil && *s.Terminal == id)
+	return s.inTerminal(id, nil)
 }
 
 func (s *Status) listsTerminal(id string) bool {

@@ -120,6 +120,7 @@ func TestSeedFields(t *testing.T) {
 		// added to schema 1 by jig
 		"terminals": "null", "host": "string", "sessionFile": "null", "switches": "object", "agent": "string",
 		"stateSince": "null",
+		"attention":  "null", "rateLimits": "null",
 	}
 	for name, typ := range want {
 		v, ok := doc[name]
@@ -196,7 +197,7 @@ func TestVectors(t *testing.T) {
 			}
 		}},
 		{"extra-field.json", "", func(t *testing.T, s *Status) {
-			if s.Model.Name != "GPT-5" || !bytes.Contains(s.Raw(), []byte(`"rateLimits"`)) {
+			if s.Model.Name != "GPT-5" || !bytes.Contains(s.Raw(), []byte(`"sandbox"`)) {
 				t.Errorf("extra-field.json: known fields lost or raw document not kept")
 			}
 		}},
@@ -268,6 +269,16 @@ func TestValidate(t *testing.T) {
 		"state":   func(s *Status) { s.State = "sleeping" },
 		"action":  func(s *Status) { s.Outputs = []Output{{Path: "p", Action: "deleted"}} },
 		"outcome": func(s *Status) { s.Recent = []Call{{Tool: "t", Outcome: "maybe"}} },
+		"attention kind": func(s *Status) {
+			s.Attention = &Attention{Kind: "bored", Since: time.Unix(1, 0)}
+		},
+		"attention tool value": func(s *Status) {
+			s.Attention = &Attention{Kind: AttentionPermission, Since: time.Unix(1, 0), Tool: "rm -rf /"}
+		},
+		"attention tool long": func(s *Status) {
+			s.Attention = &Attention{Kind: AttentionPermission, Since: time.Unix(1, 0), Tool: strings.Repeat("t", MaxName+1)}
+		},
+		"rate limit": func(s *Status) { s.RateLimits = &RateLimits{Weekly: &RateLimit{UsedPercent: -1}} },
 	} {
 		s := good()
 		broken(s)
@@ -277,6 +288,44 @@ func TestValidate(t *testing.T) {
 	}
 	if err := good().Validate(); err != nil {
 		t.Errorf("good status: %v", err)
+	}
+}
+
+// An attention whose writer left since out keeps the time its wait began
+// while the same wait goes on, and starts anew with another kind or tool.
+func TestAttentionSince(t *testing.T) {
+	d := &Dir{Root: t.TempDir()}
+	t0 := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	write := func(at time.Time, a *Attention) *Status {
+		t.Helper()
+		s := &Status{Session: "s", PID: os.Getpid(), State: Busy, Attention: a}
+		if _, err := d.Write(s, at); err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.Read("s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for _, step := range []struct {
+		at    time.Time
+		a     *Attention
+		since time.Time
+	}{
+		{t0, &Attention{Kind: AttentionPermission, Tool: "bash"}, t0},
+		{t0.Add(time.Second), &Attention{Kind: AttentionPermission, Tool: "bash"}, t0},
+		{t0.Add(2 * time.Second), &Attention{Kind: AttentionPermission, Tool: "edit"}, t0.Add(2 * time.Second)},
+		{t0.Add(3 * time.Second), &Attention{Kind: AttentionQuestion, Tool: "edit"}, t0.Add(3 * time.Second)},
+		{t0.Add(4 * time.Second), &Attention{Kind: AttentionQuestion, Tool: "edit", Since: t0}, t0},
+	} {
+		got := write(step.at, step.a)
+		if got.Attention == nil || !got.Attention.Since.Equal(step.since) {
+			t.Errorf("at %s: attention %+v, want since %s", step.at, got.Attention, step.since)
+		}
+	}
+	if got := write(t0.Add(5*time.Second), nil); got.Attention != nil {
+		t.Errorf("a cleared attention reads back as %+v", got.Attention)
 	}
 }
 
@@ -307,4 +356,19 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("found a session not in %%3: %+v", s)
 		}
 	})
+}
+
+// Both agents' windows land in the same two slots, by their length.
+func TestRateLimitsWindow(t *testing.T) {
+	var r RateLimits
+	if !r.Window(FiveHourMinutes, 42, 1893466800) || !r.Window(WeeklyMinutes, 7.5, 0) {
+		t.Fatal("a five-hour or weekly window not kept")
+	}
+	if r.Window(60, 10, 0) || r.Window(FiveHourMinutes, -1, 0) {
+		t.Error("an hour's window, or a negative percent, kept")
+	}
+	if r.FiveHour.UsedPercent != 42 || !r.FiveHour.ResetsAt.Equal(time.Date(2030, 1, 1, 3, 0, 0, 0, time.UTC)) ||
+		r.Weekly.UsedPercent != 7.5 || r.Weekly.ResetsAt != nil {
+		t.Errorf("windows %+v %+v", r.FiveHour, r.Weekly)
+	}
 }

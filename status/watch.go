@@ -93,7 +93,7 @@ func (w *watcher) start() {
 				if !ok {
 					return
 				}
-				if e.Name == w.path || e.Name == w.folder {
+				if w.path == "" || e.Name == w.path || e.Name == w.folder { // no path: every file of the folder (WatchAll)
 					w.poke()
 				}
 			case _, ok := <-ev.Errors:

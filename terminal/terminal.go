@@ -25,9 +25,48 @@ const (
 // multiplexers inside terminal emulators.
 var order = []string{HerdrCore, Herdr1, Tmux, Kitty, WezTerm}
 
+// instanceVars name, for each terminal variable, the variable that says
+// which instance of its host numbers the ids: a tmux server has its own %0,
+// a kitty process its own window 1. tmux's is the socket, the first field
+// of $TMUX (which tmux also gives the commands its status line runs);
+// kitty's the process; WezTerm's and Herdr 1's the socket its panes talk
+// to; herdr-core's the hc session.
+var instanceVars = map[string]string{
+	Tmux:      "TMUX",
+	Kitty:     "KITTY_PID",
+	WezTerm:   "WEZTERM_UNIX_SOCKET",
+	Herdr1:    "HERDR_SOCKET_PATH",
+	HerdrCore: "HC_SESSION",
+}
+
+// instance is the host instance of the terminal variable from, "" when
+// the environment does not say.
+func instance(getenv func(string) string, from string) string {
+	v := getenv(instanceVars[from])
+	if from == Tmux {
+		v, _, _ = strings.Cut(v, ",") // socket,pid,session
+	}
+	return v
+}
+
+// Instances are the host instances a reader runs in, by the variable that
+// names their terminals: the ids it is given are theirs
+// (status.Liveness.Instances). A tmux status line's command has $TMUX but
+// no $TMUX_PANE, so it knows its server without being in a pane.
+func Instances(getenv func(string) string) map[string]string {
+	in := map[string]string{}
+	for _, from := range order {
+		if v := instance(getenv, from); v != "" {
+			in[from] = v
+		}
+	}
+	return in
+}
+
 // Detect returns every terminal id found in the environment, innermost
-// first. TMUX_PANE counts only when TMUX is set too: a stray TMUX_PANE
-// exported into a shell outside tmux names no pane.
+// first, each with its host instance when the environment says it.
+// TMUX_PANE counts only when TMUX is set too: a stray TMUX_PANE exported
+// into a shell outside tmux names no pane.
 //
 // The innermost host is the one that set TERM or TERM_PROGRAM, which each
 // host sets for its children and so always names the closest one: kitty sets
@@ -40,7 +79,7 @@ func Detect(getenv func(string) string) []status.TerminalID {
 		if v == "" || (name == Tmux && getenv("TMUX") == "") {
 			continue
 		}
-		ids = append(ids, status.TerminalID{From: name, ID: v})
+		ids = append(ids, status.TerminalID{From: name, ID: v, Instance: instance(getenv, name)})
 	}
 	if first := innermostVar(getenv); first != "" {
 		for i, t := range ids {

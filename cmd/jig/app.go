@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -118,6 +119,12 @@ func needSession(c *cli.Context, id string) error {
 		return usageError(c, "--session is required")
 	}
 	return noArgs(c)
+}
+
+// sayError says err on w as run says a command's error, for a command
+// that goes on after it.
+func sayError(w io.Writer, c *cli.Context, err error) {
+	fmt.Fprintf(w, "jig: %s\n", render.ErrorLine(named(c, err).Error()))
 }
 
 // warnf says on stderr, cleaned, what a command skipped and went on without.

@@ -26,6 +26,7 @@ func boardCommand(e *env) *cli.Command {
 			"example: jig board --jump 01a228e5",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "ask `HOST` over ssh too (again for more; default: board.hosts in jig's configuration)"},
+			&cli.DurationFlag{Name: "host-timeout", Value: board.HostTimeout, Usage: "how long a host may take to answer before it shows as down"},
 			&cli.BoolFlag{Name: "once", Usage: "print the rows once and exit"},
 			&cli.StringFlag{Name: "jump", Usage: "focus the pane of session `ID` (or the start of it) and exit"},
 		}, docFlags("the rows")[:2]...),
@@ -68,5 +69,5 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 		hosts = ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv)).BoardHosts
 	}
 	return &board.Board{Dir: dir, Live: e.liveness(), Host: host, Hosts: hosts,
-		SSH: board.SSH{Command: e.getenv("JIG_SSH")}}, nil
+		SSH: board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")}}, nil
 }

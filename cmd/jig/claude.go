@@ -31,10 +31,10 @@ func claudeCommand(e *env) *cli.Command {
 	}
 }
 
-// claudeWriter reads Claude's JSON on stdin and makes the session's writer.
-func (e *env) claudeWriter(c *cli.Context) (*claude.Writer, *claude.Input, error) {
-	data, err := e.readStdin(c)
-	if err != nil {
+// claudeWriter reads Claude's JSON, which came on stdin, and makes the
+// session's writer.
+func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
+	if err := fitsStatus(data); err != nil {
 		return nil, nil, err
 	}
 	in, err := claude.ParseInput(data)
@@ -58,7 +58,11 @@ func claudeHookCommand(e *env) *cli.Command {
 			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`,
 		Action: func(c *cli.Context) error {
-			w, in, err := e.claudeWriter(c)
+			data, err := e.readStdin(c)
+			if err != nil {
+				return err
+			}
+			w, in, err := e.claudeWriter(data)
 			if err != nil {
 				return err
 			}
@@ -76,12 +80,20 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "statusline",
 		Usage: "Claude Code's statusLine command: record its JSON in the status file and print a line",
-		UsageText: "jig claude statusline [--preset HOST | --format TEMPLATE | --jq EXPR | --json] [--max-width N] [--shell SHELL] < statusline.json\n\n" +
+		UsageText: "jig claude statusline [--preset HOST | --format TEMPLATE | --jq EXPR | --json] [--max-width N] [--shell SHELL] < statusline.json\n" +
+			"jig claude statusline --then COMMAND < statusline.json\n\n" +
 			"Prints the session's line (--preset ansi unless told otherwise), the same as\n" +
-			"`jig session for-terminal` prints it.\n\n" +
-			"example: jig claude statusline --preset plain < statusline.json   # as Claude runs it (jig install claude)",
-		Flags: append(docFlags("the status file"), presetFlags()...),
+			"`jig session for-terminal` prints it. With --then, it records what jig needs and prints\n" +
+			"what COMMAND (your own statusLine, run by /bin/sh with Claude's JSON on its stdin) prints,\n" +
+			"with its exit code; a COMMAND that takes over 5s is stopped (exit 7).\n\n" +
+			"example: jig claude statusline --preset plain < statusline.json   # as Claude runs it (jig install claude)\n" +
+			"example: jig claude statusline --then 'npx -y ccstatusline@latest' < statusline.json",
+		Flags: append(append(docFlags("the status file"), presetFlags()...),
+			&cli.StringFlag{Name: "then", Usage: "print what `COMMAND` (your own statusLine) prints for Claude's JSON instead of jig's line"}),
 		Action: func(c *cli.Context) error {
+			if c.IsSet("then") {
+				return e.claudeStatusLineThen(c)
+			}
 			if !c.IsSet("preset") && !c.IsSet("format") && !c.IsSet("jq") && !c.Bool("json") {
 				if err := c.Set("preset", "ansi"); err != nil {
 					return err
@@ -91,7 +103,11 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			w, in, err := e.claudeWriter(c)
+			data, err := e.readStdin(c)
+			if err != nil {
+				return err
+			}
+			w, in, err := e.claudeWriter(data)
 			if err != nil {
 				return err
 			}
@@ -102,6 +118,39 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 			return out.Status(e.stdout, s)
 		},
 	}
+}
+
+// claudeStatusLineThen is the statusLine wrapping the user's own command:
+// jig records Claude's JSON, the line and the exit code are the command's.
+// What goes wrong on jig's side is one line on stderr, never the line lost.
+func (e *env) claudeStatusLineThen(c *cli.Context) error {
+	for _, f := range []string{"preset", "format", "jq", "json", "max-width", "shell", "rate-limits"} {
+		if c.IsSet(f) {
+			return usageError(c, "--then prints the command's line: no --%s", f)
+		}
+	}
+	data, err := e.readStdin(c)
+	if err != nil {
+		return err
+	}
+	w, in, err := e.claudeWriter(data)
+	if err == nil {
+		_, err = w.StatusLine(in)
+	}
+	if err != nil { // said as run says it, and on: the line is theirs
+		sayError(e.stderr, c, err)
+	}
+	out, code, err := claude.Then(c.String("then"), data, e.stderr)
+	if err != nil {
+		return err
+	}
+	if _, err := e.stdout.Write(out); err != nil {
+		return err
+	}
+	if code != 0 {
+		return silent(code)
+	}
+	return nil
 }
 
 // claudeProjects is where Claude keeps its transcripts.

@@ -39,6 +39,9 @@ func codexHookCommand(e *env) *cli.Command {
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig codex hook`,
 		Action: func(c *cli.Context) error {
 			data, err := e.readStdin(c)
+			if err == nil {
+				err = fitsStatus(data)
+			}
 			if err != nil {
 				return err
 			}
@@ -58,7 +61,7 @@ func codexHookCommand(e *env) *cli.Command {
 				// it only from a hook that exits 0
 				e.stdout.Write(out)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.ErrorLine(err.Error()))
+					sayError(e.stderr, c, err)
 				}
 				return nil
 			}

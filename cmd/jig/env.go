@@ -88,8 +88,9 @@ func (e *env) resolve(t status.Target, hint string) (*status.Dir, *status.Status
 	return dir, s, err
 }
 
-// liveness is how readers decide a session still runs on this machine.
+// liveness is how readers decide a session still runs on this machine, and
+// which terminal host instances (a tmux server) the ids they take are of.
 func (e *env) liveness() status.Liveness {
 	h, _ := e.hostname()
-	return status.Liveness{Host: h}
+	return status.Liveness{Host: h, Instances: terminal.Instances(e.getenv)}
 }

@@ -23,7 +23,7 @@ func herdrCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:  "sync",
-				Usage: "put each known Pi session's jig_ctx, jig_cost and jig_model tokens into Herdr's sidebar",
+				Usage: "put each session's jig_ctx, jig_cost and jig_model tokens into Herdr's sidebar and its state into Herdr's agent state",
 				UsageText: "jig herdr sync\n\n" +
 					"Run by the jig Herdr plugin on pane.focused, pane.agent_status_changed and at startup.\n" +
 					"A pane is matched by the HERDR_PANE_ID its session recorded, or by its agent session file.\n\n" +
@@ -36,7 +36,7 @@ func herdrCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					return herdr1.Sync(bin, dir, e.liveness())
+					return herdr1.Sync(bin, dir, e.liveness(), e.now())
 				},
 			},
 			{

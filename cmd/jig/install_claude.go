@@ -16,9 +16,9 @@ func installClaudeCommand(e *env) *cli.Command {
 		Name:  "claude",
 		Usage: "merge jig's hooks and statusLine into Claude Code's settings",
 		UsageText: "jig install claude [--project] [--uninstall]\n\n" +
-			"The hooks run `jig claude hook` on every event; the statusLine runs `jig claude statusline`,\n" +
-			"both by jig's absolute path ($JIG_BIN when set). The file is edited in place: every other\n" +
-			"key stays as it was, in its order and spacing, and --uninstall gives back the same bytes.\n\n" +
+			"The hooks run `jig claude hook` on every event; the statusLine runs `jig claude statusline`\n" +
+			"(wrapping a statusLine command of yours: `jig claude statusline --then '<yours>'`).\n" +
+			"jig is run by its absolute path ($JIG_BIN when set). Everything else in the file stays.\n\n" +
 			"example: jig install claude --project",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "project", Usage: "this folder's .claude/settings.json instead of the user's settings"},

@@ -23,7 +23,7 @@ func docFlags(what string) []cli.Flag {
 	}
 }
 
-var helperNames = []string{"json", "short", "percent", "cost", "ago", "glyph", "level", "trunc", "tmux", "clean", "width"}
+var helperNames = []string{"json", "short", "percent", "cost", "ago", "until", "glyph", "waits", "limits", "level", "trunc", "tmux", "clean", "width"}
 
 // presetFlags are the status-line flags of for-terminal and Claude's
 // statusline.
@@ -31,6 +31,7 @@ func presetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "preset", Usage: "print a status-line segment for `HOST`: " + strings.Join(render.Presets, ", ")},
 		&cli.IntFlag{Name: "max-width", Usage: "fit the segment (or --format output) in `N` cells (0: no limit)"},
+		&cli.BoolFlag{Name: "rate-limits", Usage: "add the rate limits the agent reports to the --preset segment (5h 42% 7d 18%)"},
 		&cli.StringFlag{Name: "shell", Usage: "mark the escape sequences of --preset ansi (or --format) for a `SHELL` prompt: " + strings.Join(render.Shells, ", ")},
 	}
 }
@@ -43,7 +44,7 @@ func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) 
 		n := c.Int("max-width")
 		o.MaxWidth = &n
 	}
-	o.NoColor, o.Now = e.getenv("NO_COLOR") != "", e.now()
+	o.NoColor, o.Now, o.RateLimits = e.getenv("NO_COLOR") != "", e.now(), c.Bool("rate-limits")
 	bounds, err := render.BoundsFrom(e.getenv)
 	if err != nil && (o.JQ != nil || o.Format != nil) {
 		return nil, status.Mark(render.ErrUsage, err)

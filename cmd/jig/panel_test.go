@@ -92,14 +92,27 @@ func scriptTmux(ts *testscript.TestScript, neg bool, args []string) {
 		if _, err := exec.LookPath("tmux"); err != nil && os.Getenv("CI") == "true" {
 			ts.Fatalf("tmux is not installed: jig panel cannot be tested")
 		}
+		// The server's name, and its socket where tmux puts it, known
+		// before it starts: a session written "in" it sets TMUX to it.
+		sock := fmt.Sprintf("jig-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+		ts.Setenv("JIG_TEST_TMUX", sock)
+		ts.Setenv("JIG_TEST_TMUX_SOCKET", fmt.Sprintf("/tmp/tmux-%d/%s", os.Getuid(), sock))
 	case "start":
 		if len(args) != 4 {
 			ts.Fatalf("usage: tmux start W H CMD")
 		}
-		sock := fmt.Sprintf("jig-test-%d-%d", os.Getpid(), time.Now().UnixNano())
-		ts.Setenv("JIG_TEST_TMUX", sock)
+		if ts.Getenv("JIG_TEST_TMUX") == "" {
+			ts.Fatalf("tmux start: run `tmux require` first")
+		}
+		tmuxRun(ts, "kill-server") // one an earlier start left exiting; none is usual
 		ts.Defer(func() { tmuxRun(ts, "kill-server") })
-		_, err := tmuxRun(ts, "new-session", "-d", "-s", tmuxSession, "-x", args[1], "-y", args[2], args[3])
+		var err error
+		for try := 0; try < 20; try++ { // a server still exiting refuses the new session: again
+			if _, err = tmuxRun(ts, "new-session", "-d", "-s", tmuxSession, "-x", args[1], "-y", args[2], args[3]); err == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 		ts.Check(err)
 	case "keys":
 		_, err := tmuxRun(ts, append([]string{"send-keys", "-t", tmuxSession}, args[1:]...)...)

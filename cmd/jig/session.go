@@ -75,6 +75,9 @@ func sessionWriteCommand(e *env) *cli.Command {
 // file when one is given.
 func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) error {
 	live, err := e.readStdin(c)
+	if err == nil {
+		err = fitsStatus(live)
+	}
 	if err != nil {
 		return err
 	}
@@ -102,9 +105,9 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 }
 
 // readStdin reads what the agent says to a command that takes no
-// arguments: at most what a status file may hold, else status.ErrBadInput.
-// A terminal says nothing: run by hand, the command does not wait for
-// typing.
+// arguments, up to one byte more than a status file may hold (fitsStatus
+// says whether it does). A terminal says nothing: run by hand, the command
+// does not wait for typing.
 func (e *env) readStdin(c *cli.Context) ([]byte, error) {
 	if err := noArgs(c); err != nil {
 		return nil, err
@@ -113,11 +116,17 @@ func (e *env) readStdin(c *cli.Context) ([]byte, error) {
 		return nil, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
-	if err == nil && len(data) > status.MaxFileSize {
-		err = fmt.Errorf("larger than %d bytes", status.MaxFileSize)
-	}
 	if err != nil {
 		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
 	return data, nil
+}
+
+// fitsStatus refuses what an agent said on stdin when it is larger than a
+// status file may be: bad input.
+func fitsStatus(data []byte) error {
+	if len(data) > status.MaxFileSize {
+		return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: larger than %d bytes", status.MaxFileSize))
+	}
+	return nil
 }

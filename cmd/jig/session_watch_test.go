@@ -199,3 +199,43 @@ func TestSessionWatchStateDirReplaced(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, w.stderr)
 	}
 }
+
+// With --on and neither --exec nor --notify, watch prints one line per
+// transition, naming the project and what happened; --json prints the
+// status instead. It ends with the session's end.
+func TestSessionWatchOnPrintsTransitions(t *testing.T) {
+	state := t.TempDir()
+	dir := &status.Dir{Root: state}
+	writeWatched(t, dir, status.Idle)
+	w := startWatch(t, state, "w1", "--on", "attention,busy,end")
+	// until the watch has looked, what is written is where it starts from
+	for got := ""; got == ""; {
+		writeWatched(t, dir, status.Busy)
+		select {
+		case got = <-w.lines:
+			if got != "the agent is busy" {
+				t.Fatalf("line %q, want the busy transition", got)
+			}
+		case <-time.After(200 * time.Millisecond):
+			writeWatched(t, dir, status.Idle) // not asked for: no line
+		}
+	}
+	writeWatchedTokens(t, dir, status.Busy, 500)
+	s := &status.Status{Schema: 1, Session: "w1", PID: os.Getpid(), State: status.Busy,
+		Attention: &status.Attention{Kind: status.AttentionPermission, Tool: "Bash"}}
+	if _, err := dir.Write(s, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if l := w.next(t, "the attention"); l != "Bash waits for approval" {
+		t.Fatalf("line %q, want the attention", l)
+	}
+	if err := dir.Remove("w1"); err != nil {
+		t.Fatal(err)
+	}
+	if l := w.next(t, "the end"); l != "the agent ended" {
+		t.Fatalf("line %q, want the end", l)
+	}
+	if code := w.exit(t); code != 0 || w.stderr.Len() > 0 {
+		t.Errorf("exit %d, stderr %q", code, w.stderr)
+	}
+}

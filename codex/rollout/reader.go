@@ -74,6 +74,9 @@ type state struct {
 	Totals  *Totals `json:"totals"`  // nil until Codex counted a response
 	Context *int64  `json:"context"` // the latest response's total_tokens; nil after a compaction
 	Window  *int64  `json:"window"`  // model_context_window
+	// RateLimits: the account's windows token_count said last; nil until
+	// it said one jig files (five hours, a week).
+	RateLimits *status.RateLimits `json:"rateLimits"`
 	// Replied: the latest assistant message has its response's usage
 	// counted after it (the turn's last token count is in).
 	Replied bool `json:"replied"`
@@ -272,6 +275,17 @@ type (
 			Last               *Totals `json:"last_token_usage"`
 			ModelContextWindow *int64  `json:"model_context_window"`
 		} `json:"info"`
+		RateLimits *struct {
+			Primary   *rateWindow `json:"primary"`
+			Secondary *rateWindow `json:"secondary"`
+		} `json:"rate_limits"`
+	}
+	// rateWindow is one of Codex's rate limit windows.
+	rateWindow struct {
+		UsedPercent     *float64 `json:"used_percent"`
+		WindowMinutes   *int64   `json:"window_minutes"`
+		ResetsAt        *float64 `json:"resets_at"`         // seconds since the epoch
+		ResetsInSeconds *float64 `json:"resets_in_seconds"` // older Codex: from the line's time
 	}
 	taskStarted struct {
 		ModelContextWindow *int64 `json:"model_context_window"`
@@ -381,6 +395,9 @@ func (r *Reader) event(raw json.RawMessage, at int64) error {
 		if i := p.Info; i != nil { // null when only rate limits changed
 			r.count(i.Total, i.Last, i.ModelContextWindow)
 		}
+		if l := p.RateLimits; l != nil {
+			r.rateLimits(at, l.Primary, l.Secondary)
+		}
 	case "task_started":
 		var p taskStarted
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -430,6 +447,32 @@ func (r *Reader) count(total, last *Totals, window *int64) {
 	}
 	r.setWindow(window)
 }
+
+// rateLimits files the windows token_count said by their length; a line
+// that says none keeps what an earlier one said.
+func (r *Reader) rateLimits(atMs int64, windows ...*rateWindow) {
+	rl := &status.RateLimits{}
+	kept := false
+	for _, w := range windows {
+		if w == nil || w.UsedPercent == nil || w.WindowMinutes == nil {
+			continue
+		}
+		var resets float64
+		switch {
+		case w.ResetsAt != nil:
+			resets = *w.ResetsAt
+		case w.ResetsInSeconds != nil && atMs > 0:
+			resets = float64(atMs)/1000 + *w.ResetsInSeconds
+		}
+		kept = rl.Window(*w.WindowMinutes, *w.UsedPercent, resets) || kept
+	}
+	if kept {
+		r.st.RateLimits = rl
+	}
+}
+
+// RateLimits are the account's windows the rollout said last, nil when none.
+func (r *Reader) RateLimits() *status.RateLimits { return r.st.RateLimits }
 
 func (r *Reader) setWindow(w *int64) {
 	if w != nil && *w > 0 {

@@ -1,7 +1,9 @@
 // Package herdr1 drives Herdr 1, the open-source terminal multiplexer,
 // through its CLI, which is its whole plugin API: `herdr pane list`,
-// `herdr pane report-metadata`, `herdr plugin list|link`. It finds the jig
-// session in each Herdr pane and says what the sidebar shows for it.
+// `herdr pane report-metadata`, `report-agent`, `report-agent-session`,
+// `release-agent`, `herdr plugin list|link`. It finds the jig session in
+// each Herdr pane, says what the sidebar shows for it, and reports the
+// session's state as Herdr's own agent state.
 // herdr/README.md lists the shapes used and where they come from.
 package herdr1
 
@@ -14,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,7 +26,8 @@ import (
 	"jig/status"
 )
 
-// Source names jig's metadata in Herdr's sidebar.
+// Source names jig's metadata in Herdr's sidebar, and jig's reports of
+// agent state.
 const Source = "jig"
 
 // maxTokenValue is Herdr's limit on a metadata token's value.
@@ -76,6 +80,7 @@ func executable(p string) bool {
 type Pane struct {
 	PaneID       string            `json:"pane_id"`
 	Focused      bool              `json:"focused"`
+	Agent        string            `json:"agent"` // the agent Herdr sees in the pane, by its label
 	AgentSession *AgentSession     `json:"agent_session"`
 	Tokens       map[string]string `json:"tokens"`
 }
@@ -83,8 +88,9 @@ type Pane struct {
 // AgentSession is what Herdr's agent integration says about the agent in a
 // pane; for Pi, kind "path" and the transcript's path.
 type AgentSession struct {
-	Kind  string `json:"kind"`
-	Value string `json:"value"`
+	Source string `json:"source"`
+	Kind   string `json:"kind"`
+	Value  string `json:"value"`
 }
 
 // showsAny reports whether the pane shows any of the named tokens.
@@ -279,12 +285,11 @@ func SessionID(path string) (string, bool) {
 	return id, ok && id != ""
 }
 
-// Sync reports the tokens of each of Herdr's panes' session to Herdr, and
-// clears jig's tokens from a pane whose session ended (or moved), so a
-// finished session's numbers do not linger; any other pane is left alone.
-// Every pane is tried; the panes whose report failed come back in one
-// error. An unreadable state dir stops it (status.ErrStateDir).
-func Sync(bin string, dir *status.Dir, live status.Liveness) error {
+// Sync lists Herdr's panes and sends each its reports (Reports), saying
+// which failed: every pane is tried, the failures come back in one error.
+// An unreadable state dir stops it (status.ErrStateDir). now orders a
+// release after every report before it.
+func Sync(bin string, dir *status.Dir, live status.Liveness, now time.Time) error {
 	panes, err := Panes(bin)
 	if err != nil {
 		return err
@@ -295,21 +300,10 @@ func Sync(bin string, dir *status.Dir, live status.Liveness) error {
 		if err != nil {
 			return status.Mark(status.ErrStateDir, err)
 		}
-		args := []string{"pane", "report-metadata", p.PaneID, "--source", Source}
-		switch {
-		case s != nil:
-			for _, t := range Tokens(s) {
-				args = append(args, "--token", t)
+		for _, args := range Reports(p, s, now) {
+			if _, err := Run(bin, args...); err != nil {
+				failed = append(failed, p.PaneID+": "+err.Error())
 			}
-		case p.showsAny(TokenNames):
-			for _, name := range TokenNames {
-				args = append(args, "--clear-token", name)
-			}
-		default:
-			continue
-		}
-		if _, err := Run(bin, args...); err != nil {
-			failed = append(failed, p.PaneID+": "+err.Error())
 		}
 	}
 	if len(failed) > 0 {
@@ -318,9 +312,87 @@ func Sync(bin string, dir *status.Dir, live status.Liveness) error {
 	return nil
 }
 
+// Reports are the herdr commands that make a pane show what jig knows of
+// its session s (nil: none runs there):
+//
+//   - the sidebar tokens, `report-metadata … --token jig_ctx=52% …`;
+//   - Herdr's own agent state, `report-agent … --agent pi|claude|codex
+//     --state blocked|working|idle`: blocked while the session waits for
+//     the person (attention), working while busy, else idle; its --seq is
+//     the status's updatedAt in nanoseconds, so Herdr, which drops a report
+//     whose seq is not above the last one's from jig, keeps the newest
+//     state whatever order two syncs' reports arrive in;
+//   - `report-agent-session … --agent-session-path` with the transcript,
+//     unless the pane shows that path already.
+//
+// A pane whose session ended (or that never had one) but still shows jig's
+// tokens gets them cleared and, when Herdr sees an agent there, the agent
+// released (`release-agent`, seq now); any other pane gets nothing.
+func Reports(p Pane, s *status.Status, now time.Time) [][]string {
+	pane := []string{p.PaneID, "--source", Source}
+	cmd := func(name string, args ...string) []string {
+		return append(append([]string{"pane", name}, pane...), args...)
+	}
+	seq := func(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }
+	if s == nil {
+		if !p.showsAny(TokenNames) {
+			return nil
+		}
+		clear := cmd("report-metadata")
+		for _, name := range TokenNames {
+			clear = append(clear, "--clear-token", name)
+		}
+		reports := [][]string{clear}
+		if p.Agent != "" {
+			reports = append(reports, cmd("release-agent", "--agent", p.Agent, "--seq", seq(now)))
+		}
+		return reports
+	}
+	tokens := cmd("report-metadata")
+	for _, t := range Tokens(s) {
+		tokens = append(tokens, "--token", t)
+	}
+	reports := [][]string{tokens}
+	label := AgentLabel(s.Agent)
+	if label == "" {
+		return reports
+	}
+	reports = append(reports, cmd("report-agent", "--agent", label, "--state", AgentState(s), "--seq", seq(s.UpdatedAt)))
+	if f := s.SessionFile; f != nil && filepath.IsAbs(*f) && (p.AgentSession == nil || p.AgentSession.Value != *f) {
+		reports = append(reports, cmd("report-agent-session", "--agent", label, "--agent-session-path", *f))
+	}
+	return reports
+}
+
+// AgentLabel is Herdr's label for the agent a status names (Herdr's
+// src/detect/mod.rs agent_label): pi, claude, codex; "" for one jig cannot
+// name to Herdr.
+func AgentLabel(agent string) string {
+	switch agent {
+	case status.AgentPi:
+		return "pi"
+	case status.AgentClaude:
+		return "claude"
+	case status.AgentCodex:
+		return "codex"
+	}
+	return ""
+}
+
+// AgentState is the session's state as Herdr's report-agent takes it.
+func AgentState(s *status.Status) string {
+	switch {
+	case s.Attention != nil:
+		return "blocked"
+	case s.State == status.Busy:
+		return "working"
+	}
+	return "idle"
+}
+
 // ReportError says which panes' reports failed.
 type ReportError struct{ Panes []string }
 
 func (e *ReportError) Error() string {
-	return "report-metadata failed for " + strings.Join(e.Panes, "; ")
+	return "reports failed for " + strings.Join(e.Panes, "; ")
 }

@@ -1,7 +1,9 @@
 package herdr1
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,6 +103,133 @@ func TestSessionFor(t *testing.T) {
 		}
 		if err != nil || got != c.want {
 			t.Errorf("pane %s: session %q, %v; want %q", c.pane.PaneID, got, err, c.want)
+		}
+	}
+}
+
+// What a pane is sent for its session: Herdr's agent state follows the
+// status (blocked while it waits for the person), ordered by the status's
+// updatedAt; the transcript is reported unless the pane shows it; an agent
+// jig cannot name to Herdr gets its tokens only; an ended session's pane
+// gets its tokens cleared and Herdr's agent released.
+func TestReports(t *testing.T) {
+	at := time.Date(2030, 1, 1, 0, 0, 0, 5, time.UTC)
+	now := at.Add(time.Minute)
+	file := "/home/ana/.claude/projects/-w/s5.jsonl"
+	p := Pane{PaneID: "w1:p8"}
+	verbs := func(reports [][]string) string {
+		var v []string
+		for _, r := range reports {
+			v = append(v, strings.Join(r[1:2], ""))
+		}
+		return strings.Join(v, " ")
+	}
+	for _, c := range []struct {
+		name  string
+		pane  Pane
+		s     *status.Status
+		verbs string
+		agent []string // the report-agent command, when sent
+	}{
+		{"waits", p, &status.Status{Agent: status.AgentClaude, State: status.Busy, UpdatedAt: at, SessionFile: &file,
+			Attention: &status.Attention{Kind: status.AttentionQuestion}},
+			"report-metadata report-agent report-agent-session",
+			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "claude", "--state", "blocked", "--seq", "1893456000000000005"}},
+		{"busy codex", p, &status.Status{Agent: status.AgentCodex, State: status.Busy, UpdatedAt: at},
+			"report-metadata report-agent",
+			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "codex", "--state", "working", "--seq", "1893456000000000005"}},
+		{"idle pi, path shown", Pane{PaneID: "w1:p8", AgentSession: &AgentSession{Source: "herdr:pi", Kind: "path", Value: file}},
+			&status.Status{Agent: status.AgentPi, State: status.Idle, UpdatedAt: at, SessionFile: &file},
+			"report-metadata report-agent",
+			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "pi", "--state", "idle", "--seq", "1893456000000000005"}},
+		{"unknown agent", p, &status.Status{State: status.Busy, UpdatedAt: at}, "report-metadata", nil},
+		{"ended, agent seen", Pane{PaneID: "w1:p8", Agent: "claude", Tokens: map[string]string{"jig_ctx": "1%"}}, nil,
+			"report-metadata release-agent", nil},
+		{"ended, no agent", Pane{PaneID: "w1:p8", Tokens: map[string]string{"jig_cost": "$1"}}, nil, "report-metadata", nil},
+		{"never jig's", Pane{PaneID: "w1:p8", Agent: "pi", Tokens: map[string]string{"ctx": "1%"}}, nil, "", nil},
+	} {
+		got := Reports(c.pane, c.s, now)
+		if v := verbs(got); v != c.verbs {
+			t.Errorf("%s: sends %q, want %q", c.name, v, c.verbs)
+		}
+		for _, r := range got {
+			switch r[1] {
+			case "report-agent":
+				if strings.Join(r, " ") != strings.Join(c.agent, " ") {
+					t.Errorf("%s: %q, want %q", c.name, r, c.agent)
+				}
+			case "release-agent":
+				if want := "pane release-agent w1:p8 --source jig --agent claude --seq 1893456060000000005"; strings.Join(r, " ") != want {
+					t.Errorf("%s: %q, want %q", c.name, r, want)
+				}
+			}
+		}
+	}
+}
+
+// The stand-in herdr the tests use accepts exactly what Herdr 0.8.0's
+// src/cli/pane.rs accepts: the same messages, the same exit codes, nothing
+// on stdout on success. Each case is one branch of its parsers.
+func TestStandInParsesAsHerdr(t *testing.T) {
+	tmp := t.TempDir()
+	panes := filepath.Join(tmp, "panes.json")
+	if err := os.WriteFile(panes, []byte(`{"result":{"panes":[{"pane_id":"w1:p2"}]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ok := "--source jig --agent pi"
+	w := strings.Fields
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{w("pane report-agent w1:p2 " + ok + " --state blocked"), 0, ""},
+		{w("pane report-agent w1:p2 --state working --agent claude --source jig --seq +7 --message m --agent-session-id i --agent-session-path /p"), 0, ""},
+		{w("pane report-agent w1:p2 " + ok + " --state idle --seq 18446744073709551615"), 0, ""},
+		{w("pane report-agent w1:p2 " + ok + " --state unknown --state idle"), 0, ""},
+		{w("pane report-agent"), 2, "usage: herdr pane report-agent <pane_id> --source ID --agent LABEL --state idle|working|blocked|unknown [--message TEXT] [--seq N] [--agent-session-id ID] [--agent-session-path PATH]"},
+		{w("pane report-agent w1:p2 " + ok + " --state done"), 1, `Error: Custom { kind: Other, error: "invalid pane agent state: done (expected idle, working, blocked, or unknown)" }`},
+		{w("pane report-agent w1:p2 " + ok + " --state idle --seq 18446744073709551616"), 1, `Error: Custom { kind: Other, error: "invalid value for --seq: 18446744073709551616" }`},
+		{w("pane report-agent w1:p2 " + ok + " --state idle --seq -1"), 1, `Error: Custom { kind: Other, error: "invalid value for --seq: -1" }`},
+		{w("pane report-agent w1:p2 " + ok), 2, "missing required --state"},
+		{w("pane report-agent w1:p2 --agent pi --state idle"), 2, "missing required --source"},
+		{w("pane report-agent w1:p2 --source --agent pi --state idle"), 2, "unknown option: pi"}, // --agent is --source's value
+		{[]string{"pane", "report-agent", "w1:p2", "--source", "  ", "--agent", "pi", "--state", "idle"}, 2, "missing required --source"},
+		{w("pane report-agent w1:p2 --source jig --state idle"), 2, "missing required --agent"},
+		{w("pane report-agent w1:p2 " + ok + " --state"), 2, "missing value for --state"},
+		{w("pane report-agent w1:p2 " + ok + " --state idle --session-start-source new"), 2, "unknown option: --session-start-source"},
+		{w("pane report-agent w1:p9 " + ok + " --state idle"), 1, `{"id":"cli:request","error":{"code":"pane_not_found","message":"pane w1:p9 not found"}}`},
+		{w("pane report-agent-session w1:p2 " + ok + " --agent-session-path /p --session-start-source startup"), 0, ""},
+		{w("pane report-agent-session w1:p2 " + ok + " --state idle"), 2, "unknown option: --state"},
+		{w("pane report-agent-session w1:p2 --source jig"), 2, "missing required --agent"},
+		{w("pane release-agent w1:p2 " + ok + " --seq 3"), 0, ""},
+		{w("pane release-agent w1:p2 " + ok + " --agent-session-path /p"), 2, "unknown option: --agent-session-path"},
+		{w("pane release-agent"), 2, "usage: herdr pane release-agent <pane_id> --source ID --agent LABEL [--seq N]"},
+		{w("pane report-metadata w1:p2 --source jig --token jig_ctx=52% --clear-token jig_cost"), 0, ""},
+		{w("pane report-metadata w1:p2 --source jig --token =1"), 2, "token name must not be empty"},
+		{w("pane report-metadata w1:p2 --source jig --token x"), 2, "token must use NAME=VALUE"},
+		{w("pane report-metadata w1:p2 --source jig"), 2, "missing metadata field to set or clear"},
+		{w("pane report-metadata w1:p2 --source jig --title t --clear-title"), 2, "cannot set and clear the same metadata field"},
+		{w("pane report-metadata w1:p2 --source jig --state-label Sleeping=z"), 2, "unknown state label: sleeping"},
+		{w("pane report-metadata w1:p2 --source jig --token a=b --ttl-ms x"), 1, `Error: Custom { kind: Other, error: "invalid value for --ttl-ms: x" }`},
+		{w("pane report-agent w1:p2 --state bogus -h"), 0, ""}, // spec.rs: --help anywhere prints help, does nothing
+	} {
+		cmd := exec.Command("sh", append([]string{"testdata/herdr"}, c.args...)...)
+		cmd.Env = append(os.Environ(), "HERDR_PANES="+panes, "HERDR_CALLS="+filepath.Join(tmp, "calls"))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, isExit := err.(*exec.ExitError); isExit {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code || strings.TrimSpace(stderr.String()) != c.stderr {
+			t.Errorf("herdr %s: exit %d, stderr %q; want exit %d, %q", c.args, code, stderr.String(), c.code, c.stderr)
+		}
+		if stdout.Len() > 0 && c.args[len(c.args)-1] != "-h" {
+			t.Errorf("herdr %s: printed %q on success", c.args, stdout.String())
 		}
 	}
 }

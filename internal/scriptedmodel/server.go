@@ -24,6 +24,7 @@ type Reply struct {
 	Text      string
 	ToolCalls []ToolCall
 	Usage     Usage
+	Fail      int // an HTTP status to answer with instead (500: the provider failed)
 }
 
 // ToolCall is a call the model makes; Args is the JSON object of arguments.
@@ -104,6 +105,12 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	reply, _, ok := s.script.Take(r.Context(), req)
 	if !ok {
 		http.Error(w, "no scripted reply", http.StatusServiceUnavailable)
+		return
+	}
+	if reply.Fail != 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(reply.Fail)
+		fmt.Fprint(w, `{"error":{"message":"scripted failure","type":"server_error"}}`)
 		return
 	}
 	stream(w, reply)

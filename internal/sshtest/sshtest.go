@@ -31,7 +31,8 @@ type Server struct {
 // SSHCommand is the ssh command line for JIG_SSH.
 func (s *Server) SSHCommand() string { return "ssh -F " + s.Config }
 
-// Start starts sshd as host, giving each session env (NAME=VALUE). It is
+// Start starts sshd as host, giving each session env (NAME=VALUE) and a
+// HOME of its own. It is
 // stopped when the test ends. Without sshd, or not as root (sshd's
 // privilege separation needs it), the test is Missing.
 func Start(t testing.TB, host string, env ...string) *Server {
@@ -66,10 +67,14 @@ func Start(t testing.TB, host string, env ...string) *Server {
 		t.Fatal(err)
 	}
 	port := freePort(t)
-	var setenv string
-	if len(env) > 0 {
-		setenv = "SetEnv " + strings.Join(env, " ") + "\n"
+	// A home of its own: the user's shell reads ~/.bashrc for an ssh
+	// command, and a real one may do anything (pyenv's rehash waits on a
+	// lock a killed session left), so the test's sessions get none.
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
 	}
+	setenv := "SetEnv HOME=" + home + " " + strings.Join(env, " ") + "\n"
 	sshdConfig := filepath.Join(dir, "sshd_config")
 	writeFile(t, sshdConfig, fmt.Sprintf(`Port %d
 ListenAddress 127.0.0.1

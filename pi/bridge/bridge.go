@@ -59,6 +59,10 @@ type Message struct {
 	// decision: jig-core's decision on a call (from the jig:decision event).
 	Decision *DecisionEvent `json:"decision,omitempty"`
 
+	// run (with live): a run starts (a new prompt) or ends, Error when Pi
+	// gave up on an error after its retries.
+	Run *RunEvent `json:"run,omitempty"`
+
 	// context: what fills the context, in characters, part by part; the
 	// fields given replace those seen before.
 	Context json.RawMessage `json:"context,omitempty"`
@@ -111,9 +115,16 @@ type Checked struct {
 // DecisionEvent is jig-core's word on one call.
 type DecisionEvent struct {
 	ID       string `json:"id"`
+	Tool     string `json:"tool,omitempty"` // the call's tool, when the extension knew it first
 	Action   string `json:"action,omitempty"`
 	Decision string `json:"decision"`
 	Answer   string `json:"answer,omitempty"`
+}
+
+// RunEvent is a run's start or end.
+type RunEvent struct {
+	Phase string `json:"phase"` // start | end
+	Error bool   `json:"error,omitempty"`
 }
 
 // Applied is the extension's report after applying an Apply: the tools
@@ -192,6 +203,7 @@ type sessionState struct {
 	pending      *request.Outcome // sent to the extension, not yet applied
 	pendingSince time.Time
 	ticket       ticketState // the active ticket (ticket.go)
+	failedAt     time.Time   // the last run ended on an error (zero: it did not)
 }
 
 func newSessionState() sessionState {
@@ -221,6 +233,8 @@ type liveCall struct {
 	tool, path               string
 	existed                  bool
 	action, decision, answer string
+	asked                    time.Time // jig-core asks the person, unanswered, the call not ended (zero: no)
+	ended                    bool
 }
 
 // Run reads the extension's lines until "end" or the end of in, looking
@@ -342,6 +356,9 @@ func (b *Bridge) Handle(line []byte) (bool, error) {
 			return false, fmt.Errorf("bridge: live: %v", err)
 		}
 		b.live = merged
+		if m.Run != nil {
+			b.run(*m.Run)
+		}
 		if bytes.Contains(m.Live, []byte(`"cwd"`)) {
 			var said struct {
 				CWD string `json:"cwd"`
@@ -536,6 +553,7 @@ func (b *Bridge) call(c CallEvent) {
 			b.send(Checked{Type: "checked", ID: c.ID})
 		}
 	case "end":
+		lc.ended, lc.asked = true, time.Time{}
 		if p := lc.path; status.PlacedPath(p) && !c.Error { // not relative to an unknown cwd
 			o := status.Output{Path: p, Action: status.Changed, At: b.Now().UTC()}
 			if !lc.existed || b.outputs[p].Action == status.Created {
@@ -559,6 +577,51 @@ func label(s string) string {
 func (b *Bridge) decide(d DecisionEvent) {
 	lc := b.callAt(d.ID)
 	lc.action, lc.decision, lc.answer = label(d.Action), label(d.Decision), label(d.Answer)
+	if lc.tool == "" {
+		lc.tool = d.Tool
+	}
+	switch {
+	case lc.decision != "ask" || lc.answer != "" || lc.ended:
+		lc.asked = time.Time{} // answered, or decided without asking
+	case lc.asked.IsZero():
+		lc.asked = b.Now().UTC()
+	}
+}
+
+// run takes a run's start or end: either way no call of the run before
+// waits any more (a new prompt, or Pi stopped); an end on an error waits
+// for the person until the next run.
+func (b *Bridge) run(r RunEvent) {
+	for i := range b.calls {
+		b.calls[i].asked = time.Time{}
+	}
+	b.failedAt = time.Time{}
+	if r.Phase == "end" && r.Error {
+		b.failedAt = b.Now().UTC()
+	}
+}
+
+// attention is what the session waits for from the person: the call
+// jig-core asked about last and nobody answered yet, else a run that
+// ended on an error.
+func (b *Bridge) attention() *status.Attention {
+	var waiting *liveCall
+	for i := range b.calls {
+		if c := &b.calls[i]; !c.asked.IsZero() && (waiting == nil || !c.asked.Before(waiting.asked)) {
+			waiting = c
+		}
+	}
+	switch {
+	case waiting != nil:
+		a := &status.Attention{Kind: status.AttentionPermission, Since: waiting.asked}
+		if status.IsToolName(waiting.tool) { // a name, or none: never a refused write
+			a.Tool = waiting.tool
+		}
+		return a
+	case !b.failedAt.IsZero():
+		return &status.Attention{Kind: status.AttentionError, Since: b.failedAt}
+	}
+	return nil
 }
 
 // Status is the file's content now: the transcript (read up to its end),
@@ -635,6 +698,7 @@ func (b *Bridge) edit(s, prev *status.Status) error {
 		s.ContextDetail = b.contextDetail(*b.contextSizes, s.Context.Window)
 	}
 	s.Switches = overlaySwitches(prev, b.switches)
+	s.Attention = b.attention()
 	s.LastRequest = b.answer
 	s.StartedAt = b.startedAt
 	return nil

@@ -582,3 +582,71 @@ func TestReadLine(t *testing.T) {
 		t.Errorf("lines %q, want %q", got, want)
 	}
 }
+
+// A call jig-core asks the person about waits (attention permission, the
+// call's tool, since the ask) until it is answered, it ends, or a run
+// starts or ends; a run that ended on an error after Pi's retries waits
+// until the next one starts.
+func TestAttentionFollowsAsksAndRuns(t *testing.T) {
+	b, _ := newTestBridge(t)
+	now := t0
+	b.Now = func() time.Time { return now }
+	attention := func() *status.Attention { t.Helper(); return read(t, b, "s1").Attention }
+	waits := func(step, kind, tool string, since time.Time) {
+		t.Helper()
+		a := attention()
+		if a == nil || a.Kind != kind || a.Tool != tool || !a.Since.Equal(since) {
+			t.Errorf("%s: attention %+v, want %s %q since %s", step, a, kind, tool, since)
+		}
+	}
+	clear := func(step string) {
+		t.Helper()
+		if a := attention(); a != nil {
+			t.Errorf("%s: attention %+v, want none", step, a)
+		}
+	}
+	handle(t, b, hello("s1"), `{"type":"live","live":{},"run":{"phase":"start"}}`, `{"type":"live","live":{"state":"busy"}}`,
+		`{"type":"call","call":{"phase":"start","id":"c1","tool":"bash"}}`)
+	clear("a call that nobody asks about")
+	handle(t, b, `{"type":"decision","decision":{"id":"c1","decision":"ask"}}`)
+	waits("asked", status.AttentionPermission, "bash", t0)
+	now = t0.Add(time.Minute)
+	handle(t, b, `{"type":"decision","decision":{"id":"c1","decision":"ask"}}`)
+	waits("asked again, same wait", status.AttentionPermission, "bash", t0)
+	handle(t, b, `{"type":"decision","decision":{"id":"c1","decision":"ask","answer":"allow once"}}`)
+	clear("answered")
+
+	// Not answered by jig-core: the call's end ends the wait.
+	handle(t, b, `{"type":"call","call":{"phase":"start","id":"c2","tool":"edit"}}`,
+		`{"type":"decision","decision":{"id":"c2","decision":"ask"}}`)
+	waits("second ask", status.AttentionPermission, "edit", now)
+	handle(t, b, `{"type":"call","call":{"phase":"end","id":"c2","tool":"edit","error":true}}`)
+	clear("the call ended")
+	handle(t, b, `{"type":"decision","decision":{"id":"c2","decision":"ask"}}`)
+	clear("an ask for a call that ended")
+
+	// A decision heard before the call's start (another extension's
+	// tool_call handler ran first) waits too; a new prompt makes it moot.
+	handle(t, b, `{"type":"decision","decision":{"id":"c3","tool":"write","decision":"ask"}}`)
+	waits("asked before the start", status.AttentionPermission, "write", now)
+	handle(t, b, `{"type":"call","call":{"phase":"start","id":"c3","tool":"write"}}`)
+	waits("and it starts", status.AttentionPermission, "write", now)
+	handle(t, b, `{"type":"live","live":{},"run":{"phase":"start"}}`)
+	clear("a new prompt")
+
+	// The run ends on an error: it waits for the person until the next run.
+	now = t0.Add(2 * time.Minute)
+	handle(t, b, `{"type":"live","live":{"state":"idle"},"run":{"phase":"end","error":true}}`)
+	waits("failed run", status.AttentionError, "", now)
+	if s := read(t, b, "s1"); s.State != status.Idle {
+		t.Errorf("state %s beside the error, want idle", s.State)
+	}
+	handle(t, b, `{"type":"live","live":{},"run":{"phase":"start"}}`)
+	clear("the next run")
+	handle(t, b, `{"type":"live","live":{},"run":{"phase":"end"}}`)
+	clear("a run that ended well")
+
+	// A tool whose name is not a name waits nameless: the write is never refused.
+	handle(t, b, `{"type":"call","call":{"phase":"start","id":"c4","tool":"rm /tmp/x"}}`, `{"type":"decision","decision":{"id":"c4","decision":"ask"}}`)
+	waits("a tool without a name", status.AttentionPermission, "", now)
+}

@@ -60,8 +60,11 @@ class _Run:
         self.out = tempfile.TemporaryFile()
         self.started = time.monotonic()
         try:
+            # KITTY_PID names this kitty, as it names it to its windows: jig
+            # matches the window ids to this instance's sessions, whatever
+            # KITTY_PID kitty itself inherited (started from another kitty).
             self.p = subprocess.Popen([JIG, *args], stdin=subprocess.DEVNULL, stdout=self.out,
-                                      stderr=subprocess.DEVNULL)
+                                      stderr=subprocess.DEVNULL, env=dict(os.environ, KITTY_PID=str(os.getpid())))
         except OSError:
             self.p = None
 

@@ -16,10 +16,18 @@
 #   @jig-bin          the jig to run (default: jig on tmux's PATH)
 #   @jig-max-width    cells for the segment (default 40)
 #   @jig-format       a jig --format template instead of the tmux preset
-#   @jig-busy-colour, @jig-ok-colour, @jig-warn-colour, @jig-high-colour
-#                     the preset's colours (default blue, default, magenta,
-#                     red: they read on tmux's default green bar); read by
-#                     tmux each time it draws, so they can change at any time
+#   @jig-rate-limits  "on": the rate limits the agent reports (5h 42% 7d 18%)
+#   @jig-busy-colour, @jig-attention-colour, @jig-ok-colour, @jig-warn-colour,
+#   @jig-high-colour  the preset's colours (default blue, colour208 (orange),
+#                     default, magenta, red: they read on tmux's default green
+#                     bar); read by tmux each time it draws, so they can
+#                     change at any time
+#   @jig-window-glyph "on": each window's agent as one glyph in the window
+#                     list (◐ waits for you, ● busy, ○ idle), via #{jig_glyph}
+#                     at the end of window-status-format and
+#                     window-status-current-format; a #{jig_glyph} you put
+#                     there yourself is filled in either way. #{pane_id}
+#                     there names each window's active pane.
 #   @jig-pane-border  "on": each pane's own agent in its border, via
 #                     #{jig_status} in pane-border-format (default
 #                     ' #{pane_index} #{jig_status} ', at the top). tmux runs
@@ -42,8 +50,12 @@ quote() {
 }
 job() {
 	style="--preset tmux"
+	[ "$(opt @jig-rate-limits)" = on ] && style="$style --rate-limits"
 	[ -n "$(opt @jig-format)" ] && style="--format $(quote "$(opt @jig-format)")"
 	printf '#(%s session for-terminal "#{pane_id}" %s --max-width %s)' "$(quote "$jig")" "$style" "$1"
+}
+glyph_job() {
+	printf '#(%s session for-terminal "#{pane_id}" --preset glyph)' "$(quote "$jig")"
 }
 
 # replace OLD NEW: the lines on stdin with every OLD turned into NEW
@@ -55,26 +67,29 @@ replace() {
 	  print out line }'
 }
 
-# tokens OPTION: the option's value with the job an earlier run put there
-# (kept in @jig-job-OPTION) turned back into #{jig_status}, so running the
-# plugin again (TPM's prefix I, a reloaded tmux.conf) replaces jig's
-# segment, with the options as they are now, instead of adding another.
+# tokens OPTION TOKEN: the option's value with the job an earlier run put
+# there (kept in @jig-job-OPTION) turned back into TOKEN (#{jig_status},
+# #{jig_glyph}), so running the plugin again (TPM's prefix I, a reloaded
+# tmux.conf) replaces jig's segment, with the options as they are now,
+# instead of adding another.
 tokens() {
 	value=$(opt "$1")
 	earlier=$(opt "@jig-job-$1")
 	if [ -n "$earlier" ]; then
-		printf '%s\n' "$value" | replace "$earlier" '#{jig_status}'
+		printf '%s\n' "$value" | replace "$earlier" "$2"
 	else
 		printf '%s\n' "$value"
 	fi
 }
 
-# interpolate OPTION WIDTH: every #{jig_status} in the option becomes the job.
+# interpolate OPTION WIDTH [TOKEN JOB]: every TOKEN (#{jig_status}) in the
+# option becomes the job (the status job of WIDTH cells).
 interpolate() {
-	value=$(tokens "$1")
-	case "$value" in *'#{jig_status}'*) ;; *) return 1 ;; esac
-	seg=$(job "$2")
-	tmux set-option -g "$1" "$(printf '%s\n' "$value" | replace '#{jig_status}' "$seg")"
+	tok=${3:-'#{jig_status}'}
+	value=$(tokens "$1" "$tok")
+	case "$value" in *"$tok"*) ;; *) return 1 ;; esac
+	seg=${4:-$(job "$2")}
+	tmux set-option -g "$1" "$(printf '%s\n' "$value" | replace "$tok" "$seg")"
 	tmux set-option -g "@jig-job-$1" "$seg"
 }
 
@@ -91,11 +106,21 @@ len=$(opt status-right-length)
 [ "${len:-0}" -lt $((width + 20)) ] 2>/dev/null && tmux set-option -g status-right-length $((width + 20))
 
 if [ "$(opt @jig-pane-border)" = on ]; then
-	case "$(tokens pane-border-format)" in
+	case "$(tokens pane-border-format '#{jig_status}')" in
 	*'#{jig_status}'*) ;;
 	*) tmux set-option -g pane-border-format ' #{pane_index} #{jig_status} ' ;;
 	esac
 	[ "$(opt pane-border-status)" = off ] && tmux set-option -g pane-border-status top
 	interpolate pane-border-format 50
 fi
+
+for option in window-status-format window-status-current-format; do
+	if [ "$(opt @jig-window-glyph)" = on ]; then
+		case "$(tokens "$option" '#{jig_glyph}')" in
+		*'#{jig_glyph}'*) ;;
+		*) tmux set-option -g "$option" "$(opt "$option")#{jig_glyph}" ;;
+		esac
+	fi
+	interpolate "$option" 0 '#{jig_glyph}' "$(glyph_job)"
+done
 exit 0

@@ -7,10 +7,13 @@
 -- (`jig install wezterm` prints that line with jig's path and, with --write,
 -- puts this file in place; as a WezTerm plugin, see apply_to_config.)
 -- Options: bin, interval (seconds between runs of jig per pane, default 2),
--- max_width (cells, default 40), right_status (default true), tab_title
--- (default false), retry (seconds, default 60), handlers (default true;
--- false to place jig's text from handlers of your own: status_text,
--- refresh_tabs, title_text).
+-- max_width (cells, default 40), right_status (default true), rate_limits
+-- (default false: the rate limits the agent reports in the right status),
+-- tab_title (default false; true: the tab's agent as its title; 'glyph':
+-- its state's glyph before the tab's own title, ◐ waits for you, ● busy,
+-- ○ idle), retry (seconds, default 60), handlers (default true; false to
+-- place jig's text from handlers of your own: status_text, refresh_tabs,
+-- title_text).
 --
 -- WezTerm calls update-status every second; jig runs at most once per pane
 -- per interval, and only there: format-tab-title must not block, so it only
@@ -30,6 +33,7 @@ local M = {
   interval = 2,
   max_width = 40,
   right_status = true,
+  rate_limits = false,
   tab_title = false,
   retry = 60, -- seconds without running jig after it could not be started
   now = clock, -- a test may replace it
@@ -42,17 +46,19 @@ local M = {
 local down_until, warned = nil, false
 
 -- cache[preset][pane id] = { at = seconds, value = items or text }
-local cache = { wezterm = {}, plain = {} }
+local cache = { wezterm = {}, plain = {}, glyph = {} }
 
 local function run(pane_id, preset)
   local none = preset == 'wezterm' and {} or ''
   if down_until and M.now() < down_until then
     return none
   end
-  local started, ok, out = pcall(wezterm.run_child_process, {
-    M.bin, 'session', 'for-terminal', tostring(pane_id),
-    '--preset', preset, '--max-width', tostring(M.max_width),
-  })
+  local argv = { M.bin, 'session', 'for-terminal', tostring(pane_id),
+    '--preset', preset, '--max-width', tostring(M.max_width) }
+  if preset == 'wezterm' and M.rate_limits then
+    table.insert(argv, '--rate-limits')
+  end
+  local started, ok, out = pcall(wezterm.run_child_process, argv)
   if not started then
     down_until = M.now() + M.retry
     if not warned then
@@ -66,7 +72,7 @@ local function run(pane_id, preset)
   if not ok or not out or out == '' then
     return none
   end
-  if preset == 'plain' then
+  if preset ~= 'wezterm' then
     return (out:gsub('%s+$', ''))
   end
   local parsed, items = pcall(wezterm.json_parse, out)
@@ -77,7 +83,7 @@ local function run(pane_id, preset)
 end
 
 -- segment returns the pane's segment in a preset ('wezterm': a list of
--- wezterm.format items; 'plain': text), running jig when the cached one is
+-- wezterm.format items; 'plain', 'glyph': text), running jig when the cached one is
 -- older than M.interval. Entries of panes not asked for a minute are dropped.
 function M.segment(pane_id, preset)
   local t = M.now()
@@ -109,22 +115,31 @@ function M.status_text(pane)
   return wezterm.format(M.segment(pane:pane_id(), 'wezterm'))
 end
 
+-- title_preset is what a tab title shows: the plain segment, or the glyph.
+local function title_preset()
+  return M.tab_title == 'glyph' and 'glyph' or 'plain'
+end
+
 -- refresh_tabs runs jig (at most once per interval) for each tab's active
 -- pane, so title_text has something to show.
 function M.refresh_tabs(window)
   for _, tab in ipairs(window:mux_window():tabs()) do
-    M.segment(tab:active_pane():pane_id(), 'plain')
+    M.segment(tab:active_pane():pane_id(), title_preset())
   end
 end
 
--- title_text is the plain segment of the tab's active pane, or nil when it
--- runs no agent; it never runs jig, so a format-tab-title handler may call it.
+-- title_text is the plain segment of the tab's active pane (with tab_title
+-- = 'glyph', its glyph before the pane's title), or nil when it runs no
+-- agent; it never runs jig, so a format-tab-title handler may call it.
 function M.title_text(tab)
-  local text = M.cached(tab.active_pane.pane_id, 'plain')
-  if text and text ~= '' then
-    return text
+  local text = M.cached(tab.active_pane.pane_id, title_preset())
+  if not text or text == '' then
+    return nil
   end
-  return nil
+  if title_preset() == 'glyph' then
+    return text .. ' ' .. tab.active_pane.title
+  end
+  return text
 end
 
 function M.update_status(window, pane)

@@ -185,7 +185,19 @@ function money(c) {
 function age(now, at) {
   const t = Date.parse(at);
   if (Number.isNaN(t)) return "?";
-  const secs = Math.trunc((now - t) / 1000);
+  return duration(now - t);
+}
+
+// until is render.Until: how long until the time at.
+function until(now, at) {
+  const t = Date.parse(at);
+  if (Number.isNaN(t)) return "?";
+  return duration(t - now);
+}
+
+// duration is render.Duration for milliseconds: 5s, 3m, 2h, 4d.
+function duration(ms) {
+  const secs = Math.trunc(ms / 1000);
   if (secs < 0) return "0s";
   if (secs < 60) return secs + "s";
   if (secs < 3600) return Math.floor(secs / 60) + "m";

@@ -185,7 +185,19 @@ function money(c) {
 function age(now, at) {
   const t = Date.parse(at);
   if (Number.isNaN(t)) return "?";
-  const secs = Math.trunc((now - t) / 1000);
+  return duration(now - t);
+}
+
+// until is render.Until: how long until the time at.
+function until(now, at) {
+  const t = Date.parse(at);
+  if (Number.isNaN(t)) return "?";
+  return duration(t - now);
+}
+
+// duration is render.Duration for milliseconds: 5s, 3m, 2h, 4d.
+function duration(ms) {
+  const secs = Math.trunc(ms / 1000);
   if (secs < 0) return "0s";
   if (secs < 60) return secs + "s";
   if (secs < 3600) return Math.floor(secs / 60) + "m";
@@ -245,6 +257,7 @@ function cleanView(v) {
 const MAX_OUTPUTS = 12;
 const MAX_RECENT = 8;
 const BAR_CELLS = 20;
+const GLYPH_ATTENTION = "◐";
 
 function workLines(s, now) {
   const l = [];
@@ -257,6 +270,7 @@ function workLines(s, now) {
   let line = s.state + " · " + model;
   if (s.thinking) line += " · thinking " + s.thinking;
   l.push(line);
+  if (s.attention) l.push(GLYPH_ATTENTION + " " + waits(s.attention) + " · for " + age(now, s.attention.since));
 
   const ctx = s.context || {};
   l.push("context " + bar(ctx.percent) + " " + percentText(ctx.percent) + "  " +
@@ -268,6 +282,8 @@ function workLines(s, now) {
   const off = offSwitches(s.switches);
   if (off.length > 0) line += " · off: " + off.join(", ");
   l.push(line);
+  line = rateLimitsLine(s.rateLimits, now);
+  if (line) l.push(line);
 
   if (s.ticket) l.push("ticket " + s.ticket.key + (s.ticket.title ? " " + s.ticket.title : ""));
   if (s.workflow) {
@@ -309,6 +325,27 @@ function workLines(s, now) {
     l.push("  " + r.message);
   }
   return l.map(clean);
+}
+
+// waits is render.Waits (render/attention.go): what the session waits for.
+function waits(a) {
+  if (a.kind === "permission") return a.tool ? clean(a.tool) + " waits for approval" : "a tool call waits for approval";
+  if (a.kind === "question") return "a question waits for an answer";
+  if (a.kind === "error") return "stopped on an error";
+  return "waits for you";
+}
+
+// rateLimitsLine is panel.rateLimitsLine: "limits 5h 42% (resets in 1h) · 7d 18%".
+function rateLimitsLine(r, now) {
+  const parts = [];
+  for (const [key, label] of [["fiveHour", "5h"], ["weekly", "7d"]]) {
+    const w = r && r[key];
+    if (!w) continue;
+    let part = label + " " + percentText(w.usedPercent);
+    if (w.resetsAt) part += " (resets in " + until(now, w.resetsAt) + ")";
+    parts.push(part);
+  }
+  return parts.length ? "limits " + parts.join(" · ") : "";
 }
 
 function outputLines(s, outputs, now) {

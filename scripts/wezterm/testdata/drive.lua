@@ -40,3 +40,13 @@ print('right status, pane 9: [' .. window.right .. ']')
 print('tab 1: [' .. title({ tab_index = 0, active_pane = { pane_id = 7, title = 'zsh' } }, {}, {}, {}, false, 40) .. ']')
 print('tab 2: [' .. title({ tab_index = 1, active_pane = { pane_id = 8, title = 'zsh' } }, {}, {}, {}, false, 40) .. ']')
 print('tab 3: [' .. title({ tab_index = 2, active_pane = { pane_id = 9, title = 'vim' } }, {}, {}, {}, false, 40) .. ']')
+
+-- tab_title = 'glyph': the state's glyph before the tab's own title (◐ while
+-- the agent waits); rate_limits: the right status asks for them.
+clock = clock + 2
+jig.tab_title, jig.rate_limits = 'glyph', true
+update(window, pane(8))
+print('right status, pane 8 with rate limits: ' .. window.right)
+print('glyph tab 1: [' .. title({ tab_index = 0, active_pane = { pane_id = 7, title = 'zsh' } }, {}, {}, {}, false, 40) .. ']')
+print('glyph tab 2: [' .. title({ tab_index = 1, active_pane = { pane_id = 8, title = 'zsh' } }, {}, {}, {}, false, 40) .. ']')
+print('glyph tab 3: [' .. title({ tab_index = 2, active_pane = { pane_id = 9, title = 'vim' } }, {}, {}, {}, false, 40) .. ']')
