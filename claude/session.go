@@ -364,52 +364,17 @@ func (w *Writer) takeRequest(s *status.Status, r *cct.Reader) {
 	}
 	ans := out.Answer
 	if err == nil {
-		turnedOff := newlyOff(s.Switches, out.Switches)
+		ans = claudeWords.Answer(s.Switches, *out, s.State == status.Idle)
 		s.Switches = out.Switches
 		w.keepSwitches(s.Session, out.Switches)
-		for _, said := range []string{", reload when idle", "reload when idle; ", "reload when idle"} {
-			if strings.Contains(ans.Message, said) { // answered below: Claude cannot
-				ans.Message = strings.Replace(ans.Message, said, "", 1)
-				break
-			}
-		}
-		var notes []string
-		if turnedOff {
-			notes = append(notes, "Claude Code cannot drop a tool or skill mid-session: jig refuses its calls")
-		}
-		if s.State == status.Idle {
-			notes = append(notes, "Claude is idle: applies from the next prompt")
-		} else {
-			notes = append(notes, "applies from the model's next request")
-		}
-		if out.Reload {
-			ans.OK = false
-			ans.Reload = nil
-			notes = append(notes, "reload: Claude Code cannot be reloaded from outside; restart it with claude --continue")
-		}
-		ans.Message = strings.Join(append(nonEmpty(ans.Message), notes...), "; ")
 	}
 	s.LastRequest = &ans
 }
 
-// newlyOff reports whether next switches off a tool or skill that was not off.
-func newlyOff(prev, next status.Switches) bool {
-	for name, on := range next.Tools {
-		if was, ok := prev.Tools[name]; !on && (!ok || was) {
-			return true
-		}
-	}
-	for name, on := range next.Skills {
-		if was, ok := prev.Skills[name]; !on && (!ok || was) {
-			return true
-		}
-	}
-	return false
-}
-
-func nonEmpty(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return []string{s}
+// claudeWords word a request's answer for Claude Code.
+var claudeWords = request.Hooked{
+	Dropped: "Claude Code cannot drop a tool or skill mid-session: jig refuses its calls",
+	Idle:    "Claude is idle: applies from the next prompt",
+	Busy:    "applies from the model's next request",
+	Reload:  "reload: Claude Code cannot be reloaded from outside; restart it with claude --continue",
 }

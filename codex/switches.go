@@ -165,50 +165,21 @@ func (h *Hooks) takeRequest(s *status.Status, reader func() *rollout.Reader) {
 		h.kept().Save(s.Session, o.Switches)
 		out = &o
 	}
-	ans := out.Answer
-	turnedOff := newlyOff(s.Switches, out.Switches)
-	s.Switches = out.Switches
-	for _, said := range []string{", reload when idle", "reload when idle; ", "reload when idle"} {
-		if strings.Contains(ans.Message, said) { // answered below: Codex cannot
-			ans.Message = strings.Replace(ans.Message, said, "", 1)
-			break
-		}
-	}
 	var notes []string
-	if turnedOff {
-		notes = append(notes, "Codex cannot drop a tool mid-session: jig refuses its calls")
-	}
 	if len(taken.Skills) > 0 {
 		notes = append(notes, "Codex's skills are instructions, not calls: jig cannot switch them")
 	}
-	if s.State == status.Idle {
-		notes = append(notes, "Codex is idle: applies from the next prompt")
-	} else {
-		notes = append(notes, "applies from the model's next call")
-	}
-	if out.Reload {
-		ans.OK, ans.Reload = false, nil
-		notes = append(notes, "reload: Codex cannot be reloaded from outside; restart it with codex resume")
-	}
-	ans.Message = strings.Join(append(nonEmpty(ans.Message), notes...), "; ")
+	ans := codexWords.Answer(s.Switches, *out, s.State == status.Idle, notes...)
+	s.Switches = out.Switches
 	s.LastRequest = &ans
 }
 
-// newlyOff reports whether next switches off a tool that was not off.
-func newlyOff(prev, next status.Switches) bool {
-	for name, on := range next.Tools {
-		if was, ok := prev.Tools[name]; !on && (!ok || was) {
-			return true
-		}
-	}
-	return false
-}
-
-func nonEmpty(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return []string{s}
+// codexWords word a request's answer for Codex.
+var codexWords = request.Hooked{
+	Dropped: "Codex cannot drop a tool mid-session: jig refuses its calls",
+	Idle:    "Codex is idle: applies from the next prompt",
+	Busy:    "applies from the model's next call",
+	Reload:  "reload: Codex cannot be reloaded from outside; restart it with codex resume",
 }
 
 // attend records what the session waits for from the person, from what

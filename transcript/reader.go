@@ -594,6 +594,15 @@ func (r *Reader) result(m *message, at int64) {
 	}
 }
 
+// MsOf is an ISO time in unix ms, 0 when it is not one.
+func MsOf(iso string) int64 {
+	t, err := time.Parse(time.RFC3339Nano, iso)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
 // entryTime is the entry's ISO timestamp, else the message's unix ms.
 func entryTime(iso string, m *message) int64 {
 	if iso != "" {

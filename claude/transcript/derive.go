@@ -2,8 +2,6 @@ package transcript
 
 import (
 	"slices"
-	"strings"
-	"time"
 
 	"jig/status"
 	pi "jig/transcript"
@@ -44,25 +42,9 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 	}
 	for i := len(st.Calls) - 1; i >= 0; i-- {
 		c := st.Calls[i]
-		d.Recent = append(d.Recent, status.Call{At: msTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
+		d.Recent = append(d.Recent, status.Call{At: pi.MsTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
 	}
-	for p, o := range st.Outputs {
-		out := status.Output{Path: p, Action: status.Changed, At: msTime(o.At)}
-		if o.Created {
-			out.Action = status.Created
-		}
-		if repo != nil {
-			out.Repo = repo(p)
-		}
-		d.Outputs = append(d.Outputs, out)
-	}
-	slices.SortFunc(d.Outputs, func(a, b status.Output) int {
-		if c := b.At.Compare(a.At); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-	d.Outputs = status.LimitOutputs(d.Outputs)
+	d.Outputs = pi.WrittenOutputs(st.Outputs, repo)
 	return d
 }
 
@@ -120,10 +102,3 @@ func (r *Reader) SubagentEnded(id string) bool {
 
 // SessionID is the session id the entries carry.
 func (r *Reader) SessionID() string { return r.st.SessionID }
-
-func msTime(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
-}

@@ -19,13 +19,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"jig/status"
 	pi "jig/transcript"
@@ -34,7 +32,6 @@ import (
 // Limits.
 const (
 	MaxLine     = 32 << 20 // a longer line is skipped unread
-	tailLen     = 64       // bytes before the cursor that must not change
 	keptIDs     = 64       // message ids remembered for deduplicating usage
 	maxPending  = 200      // tool calls waiting for their result
 	maxNames    = 256      // offered and deferred tools, and skills
@@ -88,10 +85,7 @@ type pending struct {
 }
 
 // Output is a file a successful write or edit touched.
-type Output struct {
-	Created bool  `json:"created"`
-	At      int64 `json:"at"`
-}
+type Output = pi.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
@@ -130,13 +124,9 @@ type state struct {
 // file is where the reader stands in one file: the session's transcript,
 // or (Name set) a subagent's in the subagents folder.
 type file struct {
-	Name     string `json:"name,omitempty"`
-	Dev      uint64 `json:"dev"`
-	Ino      uint64 `json:"ino"`
-	Offset   int64  `json:"offset"`
-	TailHash uint64 `json:"tailHash"` // of the TailLen bytes before Offset: a hash, never the bytes (no values)
-	TailLen  int    `json:"tailLen"`
-	Ended    bool   `json:"ended,omitempty"` // a subagent's: its latest entry is a reply that ends its turn
+	Name string `json:"name,omitempty"`
+	pi.FilePos
+	Ended bool `json:"ended,omitempty"` // a subagent's: its latest entry is a reply that ends its turn
 }
 
 // Reader reads one session's transcript, and its subagents',
@@ -263,20 +253,12 @@ func inode(fi os.FileInfo) uint64 {
 
 // updateFile reads on in one file from where fc stands.
 func (r *Reader) updateFile(fc *file, path string, sub bool) error {
-	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize)
-	if errors.Is(err, status.ErrNotRegular) {
-		return status.FileError(path, err)
-	}
+	f, size, dev, ino, err := pi.OpenFollowed(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	var dev, ino uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		dev, ino = uint64(st.Dev), uint64(st.Ino)
-	}
-	size := fi.Size()
-	if fc.Offset > 0 && !fc.same(f, dev, ino, size) {
+	if fc.Offset > 0 && !fc.Same(f, dev, ino, size) {
 		return errReplaced
 	}
 	fc.Dev, fc.Ino = dev, ino
@@ -293,25 +275,7 @@ func (r *Reader) updateFile(fc *file, path string, sub bool) error {
 	if err != nil {
 		return err
 	}
-	fc.TailLen = int(min(fc.Offset, tailLen))
-	tail := make([]byte, fc.TailLen)
-	if _, err := f.ReadAt(tail, fc.Offset-int64(fc.TailLen)); err != nil {
-		return err
-	}
-	fc.TailHash = hashOf(tail)
-	return nil
-}
-
-// same reports whether the file is still the one read up to fc.Offset.
-func (fc *file) same(f *os.File, dev, ino uint64, size int64) bool {
-	if dev != fc.Dev || ino != fc.Ino || size < fc.Offset {
-		return false
-	}
-	got := make([]byte, fc.TailLen)
-	if _, err := f.ReadAt(got, fc.Offset-int64(len(got))); err != nil || hashOf(got) != fc.TailHash {
-		return false
-	}
-	return true
+	return fc.HashTail(f)
 }
 
 // lineLimit is MaxLine; tests lower it.
@@ -426,7 +390,7 @@ func (r *Reader) line(b []byte, sub bool) {
 	}
 	if sub || e.AgentID != "" {
 		e.IsSidechain = true // a subagent's entry, wherever it is
-	} else if at := msOf(e.Timestamp); at > r.st.MainAt {
+	} else if at := pi.MsOf(e.Timestamp); at > r.st.MainAt {
 		r.st.MainAt = at
 	}
 	switch {
@@ -532,7 +496,7 @@ func (r *Reader) assistant(e *entry, sub bool) {
 	if m == nil {
 		return
 	}
-	at := msOf(e.Timestamp)
+	at := pi.MsOf(e.Timestamp)
 	ends := m.StopReason != "" && m.StopReason != "tool_use"
 	switch {
 	case sub:
@@ -592,7 +556,7 @@ func (r *Reader) assistant(e *entry, sub bool) {
 		if e.IsSidechain {
 			action = subagentAction(action)
 		}
-		r.addCall(Call{ID: bl.ID, Tool: shownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
+		r.addCall(Call{ID: bl.ID, Tool: pi.ShownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
 	}
 }
 
@@ -670,7 +634,7 @@ func (r *Reader) user(e *entry, sub bool) {
 	if json.Unmarshal(e.Message.Content, &blocks) != nil {
 		return // a prompt
 	}
-	at := msOf(e.Timestamp)
+	at := pi.MsOf(e.Timestamp)
 	for _, bl := range blocks {
 		if bl.Type != "tool_result" || bl.ToolUseID == "" {
 			continue
@@ -741,45 +705,23 @@ func actionOf(tool string) string {
 	return ""
 }
 
-// shownName is a tool's name as the recent list shows it: an MCP tool
-// (mcp__server__tool) as server/tool.
-func shownName(tool string) string {
-	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
-		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
-			return server + "/" + name
-		}
-	}
-	return tool
-}
-
-// msOf is an ISO time in unix ms, 0 when it is not one.
-func msOf(iso string) int64 {
-	t, err := time.Parse(time.RFC3339Nano, iso)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
 const cursorFormat = 3
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	Kind   string `json:"kind"` // "claude": the cursors folder also holds Pi's
-	Format int    `json:"format"`
-	Path   string `json:"path"`
+	pi.CursorHead
 	file
 	Subagents []file `json:"subagents"`
 	State     state  `json:"state"`
 }
 
-const cursorKind = "claude"
+const cursorKind = "claude" // the cursors folder also holds Pi's
 
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, file: r.main, Subagents: r.subs, State: r.st})
+	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, file: r.main, Subagents: r.subs, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
@@ -789,16 +731,15 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("cursor: %w", err)
 	}
+	if err := c.Check(cursorKind, cursorFormat, path, "Claude"); err != nil {
+		return nil, err
+	}
 	switch {
-	case c.Kind != cursorKind || c.Format != cursorFormat:
-		return nil, errors.New("cursor: not a Claude cursor of this format")
-	case c.Path != path:
-		return nil, errors.New("cursor: for another file")
-	case !c.file.valid() || len(c.Subagents) > maxSubagent:
+	case !c.file.Valid() || len(c.Subagents) > maxSubagent:
 		return nil, errors.New("cursor: out of range")
 	}
 	for _, f := range c.Subagents {
-		if !f.valid() || f.Name == "" || filepath.Base(f.Name) != f.Name {
+		if !f.Valid() || f.Name == "" || filepath.Base(f.Name) != f.Name {
 			return nil, errors.New("cursor: out of range")
 		}
 	}
@@ -812,16 +753,4 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		r.st.Outputs = map[string]Output{}
 	}
 	return r, nil
-}
-
-func (f file) valid() bool {
-	return f.Offset >= 0 && f.TailLen >= 0 && f.TailLen <= tailLen && int64(f.TailLen) <= f.Offset && (f.Offset == 0 || f.TailLen > 0)
-}
-
-// hashOf is FNV-1a of b: enough to notice a file rewritten before the
-// cursor, and nothing of its content kept.
-func hashOf(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
 }

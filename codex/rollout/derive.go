@@ -2,9 +2,7 @@ package rollout
 
 import (
 	"slices"
-	"time"
 
-	"jig/engine"
 	"jig/status"
 	pi "jig/transcript"
 )
@@ -33,21 +31,10 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 	}
 	for i := len(st.Calls) - 1; i >= 0; i-- {
 		c := st.Calls[i]
-		d.Recent = append(d.Recent, status.Call{At: msTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
+		d.Recent = append(d.Recent, status.Call{At: pi.MsTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
 		d.RecentIDs = append(d.RecentIDs, c.ID)
 	}
-	outs := make([]status.Output, 0, len(st.Outputs))
-	for p, o := range st.Outputs {
-		out := status.Output{Path: p, Action: status.Changed, At: msTime(o.At)}
-		if o.Created {
-			out.Action = status.Created
-		}
-		if repo != nil {
-			out.Repo = repo(p)
-		}
-		outs = append(outs, out)
-	}
-	d.Outputs = engine.MergeOutputs(outs, nil) // newest first, within the limits
+	d.Outputs = pi.WrittenOutputs(st.Outputs, repo)
 	return d
 }
 
@@ -86,10 +73,3 @@ func (r *Reader) Provider() string { return r.st.Provider }
 
 // SessionID is the session id the rollout's session_meta names.
 func (r *Reader) SessionID() string { return r.st.SessionID }
-
-func msTime(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
-}

@@ -15,13 +15,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
-	"syscall"
-	"time"
 
 	"jig/status"
 	pi "jig/transcript"
@@ -30,7 +25,6 @@ import (
 // Limits.
 const (
 	MaxLine  = 32 << 20 // a longer line is skipped unread
-	tailLen  = 64       // bytes before the cursor that must not change
 	maxNames = 256      // tool names remembered as called
 )
 
@@ -55,10 +49,7 @@ type Call struct {
 }
 
 // Output is a file a successful change touched.
-type Output struct {
-	Created bool  `json:"created"`
-	At      int64 `json:"at"`
-}
+type Output = pi.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
@@ -89,14 +80,10 @@ type state struct {
 // Reader reads one rollout incrementally. It is not safe for concurrent use.
 type Reader struct {
 	path string
-	// cursor
-	dev, ino uint64
-	size     int64
-	offset   int64
-	tailHash uint64 // of the tailLen bytes before offset: a hash, never the bytes (no values)
-	tailLen  int
-	st       state
-	buf      []byte
+	pos  pi.FilePos
+	size int64
+	st   state
+	buf  []byte
 }
 
 // NewReader prepares to read the rollout at path. It does no I/O.
@@ -115,7 +102,7 @@ func (r *Reader) reset() {
 func (r *Reader) Path() string { return r.path }
 
 // Offset is how many bytes have been consumed: complete lines only.
-func (r *Reader) Offset() int64 { return r.offset }
+func (r *Reader) Offset() int64 { return r.pos.Offset }
 
 // Update reads what was appended since the last call. The file is opened
 // without blocking (a fifo planted there cannot hang a hook) and must be a
@@ -124,19 +111,19 @@ func (r *Reader) Offset() int64 { return r.offset }
 // that was replaced, shrank or changed before the cursor is read again
 // from the start.
 func (r *Reader) Update() error {
-	f, size, dev, ino, err := openRegular(r.path)
+	f, size, dev, ino, err := pi.OpenFollowed(r.path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if r.offset > 0 && !r.same(f, dev, ino, size) {
+	if r.pos.Offset > 0 && !r.pos.Same(f, dev, ino, size) {
 		r.reset()
 	}
-	r.dev, r.ino, r.size = dev, ino, size
-	if r.size == r.offset {
+	r.pos.Dev, r.pos.Ino, r.size = dev, ino, size
+	if r.size == r.pos.Offset {
 		return nil // nothing new: the hook's usual case
 	}
-	r.offset, r.buf, err = pi.Lines(f, r.offset, r.size, r.buf, lineLimit,
+	r.pos.Offset, r.buf, err = pi.Lines(f, r.pos.Offset, r.size, r.buf, lineLimit,
 		func(b []byte, _ int64) error {
 			r.line(b)
 			return nil
@@ -145,35 +132,7 @@ func (r *Reader) Update() error {
 	if err != nil {
 		return err
 	}
-	r.tailLen = int(min(r.offset, tailLen))
-	tail := make([]byte, r.tailLen)
-	if _, err := f.ReadAt(tail, r.offset-int64(r.tailLen)); err != nil {
-		return err
-	}
-	r.tailHash = hashOf(tail)
-	return nil
-}
-
-// openRegular opens a file without blocking (a fifo planted there cannot
-// hang a hook) and takes it only when it is a regular file: its size and
-// identity.
-func openRegular(path string) (f *os.File, size int64, dev, ino uint64, err error) {
-	f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, 0, 0, 0, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s: not a regular file", path)
-	}
-	if err != nil {
-		f.Close()
-		return nil, 0, 0, 0, err
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		dev, ino = uint64(st.Dev), uint64(st.Ino)
-	}
-	return f, fi.Size(), dev, ino, nil
+	return r.pos.HashTail(f)
 }
 
 // Current reports whether the rollout at path is still exactly what the
@@ -182,16 +141,15 @@ func openRegular(path string) (f *os.File, size int64, dev, ino uint64, err erro
 // hook that finds the rollout current has nothing new to derive.
 func Current(path string, cursorData []byte) bool {
 	c, ok := cursorHead(cursorData)
-	if !ok || c.Path != path || c.Offset <= 0 || c.TailLen <= 0 {
+	if !ok || c.Path != path || c.Offset <= 0 {
 		return false
 	}
-	f, size, dev, ino, err := openRegular(path)
+	f, size, dev, ino, err := pi.OpenFollowed(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	r := &Reader{path: path, dev: c.Dev, ino: c.Ino, offset: c.Offset, tailHash: c.TailHash, tailLen: c.TailLen}
-	return size == c.Offset && r.same(f, dev, ino, size)
+	return size == c.Offset && c.Same(f, dev, ino, size)
 }
 
 // cursorHead reads a cursor's position, the fields MarshalCursor writes
@@ -214,17 +172,7 @@ func cursorHead(data []byte) (c cursor, ok bool) {
 			return c, false
 		}
 	}
-	return c, c.Kind == cursorKind && c.Format == cursorFormat && c.TailLen <= tailLen && int64(c.TailLen) <= c.Offset
-}
-
-// same reports whether the file is still the one read up to r.offset.
-func (r *Reader) same(f *os.File, dev, ino uint64, size int64) bool {
-	if dev != r.dev || ino != r.ino || size < r.offset {
-		return false
-	}
-	got := make([]byte, r.tailLen)
-	_, err := f.ReadAt(got, r.offset-int64(len(got)))
-	return err == nil && hashOf(got) == r.tailHash
+	return c, c.Kind == cursorKind && c.Format == cursorFormat && c.Valid()
 }
 
 // lineLimit is MaxLine; tests lower it.
@@ -346,7 +294,7 @@ var blockedOutputs = [][]byte{
 }
 
 func (r *Reader) entry(e *entry, raw []byte) error {
-	at := msOf(e.Timestamp)
+	at := pi.MsOf(e.Timestamp)
 	switch e.Type {
 	case "session_meta":
 		var p sessionMeta
@@ -501,7 +449,7 @@ func (r *Reader) responseItem(p *responseItem, blocked bool, at int64) {
 		if !slices.Contains(r.st.Called, name) && len(r.st.Called) < maxNames {
 			r.st.Called = append(r.st.Called, name)
 		}
-		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: shownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
+		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: pi.ShownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
 		if len(r.st.Calls) > status.MaxRecent {
 			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
 		}
@@ -582,49 +530,22 @@ func actionOf(tool string) string {
 	return ""
 }
 
-// shownName is a tool's name as the recent list shows it: an MCP tool
-// (mcp__server__tool) as server/tool.
-func shownName(tool string) string {
-	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
-		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
-			return server + "/" + name
-		}
-	}
-	return tool
-}
-
-// msOf is an ISO time in unix ms, 0 when it is not one.
-func msOf(iso string) int64 {
-	t, err := time.Parse(time.RFC3339Nano, iso)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
 const cursorFormat = 1
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	Kind     string `json:"kind"` // "codex": the cursors folder also holds Pi's and Claude's
-	Format   int    `json:"format"`
-	Path     string `json:"path"`
-	Dev      uint64 `json:"dev"`
-	Ino      uint64 `json:"ino"`
-	Offset   int64  `json:"offset"`
-	TailHash uint64 `json:"tailHash"`
-	TailLen  int    `json:"tailLen"`
-	State    state  `json:"state"`
+	pi.CursorHead
+	pi.FilePos
+	State state `json:"state"`
 }
 
-const cursorKind = "codex"
+const cursorKind = "codex" // the cursors folder also holds Pi's and Claude's
 
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{Kind: cursorKind, Format: cursorFormat, Path: r.path, Dev: r.dev, Ino: r.ino,
-		Offset: r.offset, TailHash: r.tailHash, TailLen: r.tailLen, State: r.st})
+	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
@@ -634,28 +555,17 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("cursor: %w", err)
 	}
+	if err := c.Check(cursorKind, cursorFormat, path, "Codex"); err != nil {
+		return nil, err
+	}
 	switch {
-	case c.Kind != cursorKind || c.Format != cursorFormat:
-		return nil, errors.New("cursor: not a Codex cursor of this format")
-	case c.Path != path:
-		return nil, errors.New("cursor: for another file")
-	case c.Offset < 0 || c.TailLen < 0 || c.TailLen > tailLen || int64(c.TailLen) > c.Offset || (c.Offset > 0 && c.TailLen == 0):
-		return nil, errors.New("cursor: out of range")
-	case len(c.State.Calls) > status.MaxRecent || len(c.State.Called) > maxNames:
+	case !c.Valid() || len(c.State.Calls) > status.MaxRecent || len(c.State.Called) > maxNames:
 		return nil, errors.New("cursor: out of range")
 	}
 	r := NewReader(path)
-	r.dev, r.ino, r.offset, r.size, r.tailHash, r.tailLen, r.st = c.Dev, c.Ino, c.Offset, c.Offset, c.TailHash, c.TailLen, c.State
+	r.pos, r.size, r.st = c.FilePos, c.Offset, c.State
 	if r.st.Outputs == nil {
 		r.st.Outputs = map[string]Output{}
 	}
 	return r, nil
-}
-
-// hashOf is FNV-1a of b: enough to notice a file rewritten before the
-// cursor, and nothing of its content kept.
-func hashOf(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
 }

@@ -1,0 +1,40 @@
+package transcript
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ShownName is a tool's name as the recent list shows it: an MCP tool
+// (mcp__server__tool) as server/tool. Claude Code and Codex name MCP tools
+// alike.
+func ShownName(tool string) string {
+	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
+		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
+			return server + "/" + name
+		}
+	}
+	return tool
+}
+
+// CursorHead opens the cursor of the Claude and Codex readers: whose it
+// is (the cursors folder holds every agent's), the format of what follows,
+// and the file it reads.
+type CursorHead struct {
+	Kind   string `json:"kind"`
+	Format int    `json:"format"`
+	Path   string `json:"path"`
+}
+
+// Check refuses a cursor of another kind, format or file: the file is then
+// read afresh. agent names the kind in the error.
+func (h CursorHead) Check(kind string, format int, path, agent string) error {
+	switch {
+	case h.Kind != kind || h.Format != format:
+		return fmt.Errorf("cursor: not a %s cursor of this format", agent)
+	case h.Path != path:
+		return errors.New("cursor: for another file")
+	}
+	return nil
+}
