@@ -1,11 +1,6 @@
 package transcript
 
-import (
-	"fmt"
-
-	"jig/status"
-	pi "jig/transcript"
-)
+import pi "jig/transcript"
 
 // Shown is what `jig claude show` says of a transcript read whole: what it
 // derives, and the tools and skills Claude offered (lists, never null).
@@ -20,11 +15,8 @@ type Shown struct {
 // transcript is status.ErrBadInput.
 func Show(file string) (*Shown, error) {
 	r := NewReader(file)
-	if err := r.Update(); err != nil {
-		return nil, status.Mark(status.ErrBadInput, err)
-	}
-	if r.SessionID() == "" {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Claude Code transcript: no session id", file))
+	if err := pi.ReadWhole(r, file, "not a Claude Code transcript: no session id"); err != nil {
+		return nil, err
 	}
 	offered, deferred := r.Tools()
 	return &Shown{Derived: r.Derive(pi.NewRepoFinder().Repo), Offered: append([]string{}, offered...),

@@ -1,11 +1,6 @@
 package rollout
 
-import (
-	"fmt"
-
-	"jig/status"
-	"jig/transcript"
-)
+import "jig/transcript"
 
 // Shown is what `jig codex show` says of a rollout read whole: what it
 // derives, its context window, and the tools it called (never null).
@@ -19,11 +14,8 @@ type Shown struct {
 // status.ErrBadInput.
 func Show(file string) (*Shown, error) {
 	r := NewReader(file)
-	if err := r.Update(); err != nil {
-		return nil, status.Mark(status.ErrBadInput, err)
-	}
-	if r.SessionID() == "" {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Codex rollout: no session_meta", file))
+	if err := transcript.ReadWhole(r, file, "not a Codex rollout: no session_meta"); err != nil {
+		return nil, err
 	}
 	return &Shown{Derived: r.Derive(transcript.NewRepoFinder().Repo), Window: r.Window(),
 		Called: append([]string{}, r.Called()...)}, nil
