@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -71,17 +70,8 @@ func sessionWatchCommand(e *env) *cli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			var last []byte
-			return dir.Watch(ctx, s.Session, e.liveness(), func(s *status.Status, _ []byte) error {
-				// a line only when it changes: a write seldom changes what --jq picks
-				var line bytes.Buffer
-				if err := out.Status(&line, s); err != nil || bytes.Equal(line.Bytes(), last) {
-					return err
-				}
-				last = line.Bytes()
-				_, err := e.stdout.Write(last)
-				return err
-			})
+			show := out.Changes(e.stdout)
+			return dir.Watch(ctx, s.Session, e.liveness(), func(s *status.Status, _ []byte) error { return show(s) })
 		},
 	}
 }
