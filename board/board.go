@@ -2,10 +2,14 @@ package board
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
+	"time"
 
+	"jig/render"
 	"jig/status"
 )
 
@@ -39,6 +43,29 @@ func (b *Board) Gather(ctx context.Context) ([]Row, error) {
 	}
 	Sort(local)
 	return local, err
+}
+
+// Print gathers the rows once and prints them: as JSON through out (so
+// --jq filters them), or as a table width cells wide (0: no limit).
+func (b *Board) Print(ctx context.Context, w io.Writer, out *render.Printer, asJSON bool, width int, now time.Time) error {
+	rows, err := b.Gather(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if rows == nil {
+			rows = []Row{} // [], not null
+		}
+		data, err := json.Marshal(rows)
+		if err != nil {
+			return err
+		}
+		return out.Doc(w, data)
+	}
+	for _, line := range Lines(rows, width, now) {
+		fmt.Fprintln(w, line)
+	}
+	return nil
 }
 
 // LocalRows is this machine's live sessions, and their heads.

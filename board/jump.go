@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"jig/render"
+	"jig/status"
 	"jig/terminal"
 )
 
@@ -47,6 +49,27 @@ func JumpCommand(t *Terminal) ([]string, error) {
 		return []string{"herdr", "pane", "focus", t.ID}, nil
 	}
 	return nil, fmt.Errorf("%s names its terminal: %w", t.From, ErrCannotJump)
+}
+
+// Jump focuses the pane of the one live session id names, or starts:
+// status.ErrNoSession when none (or more than one) does, status.ErrNotFound
+// when its terminal is one no host program can focus.
+func (b *Board) Jump(ctx context.Context, id string) error {
+	rows, err := b.Gather(ctx)
+	if err != nil {
+		return err
+	}
+	r, err := Find(rows, id)
+	if err != nil {
+		return status.Mark(status.ErrNoSession, fmt.Errorf("--jump: %w", err))
+	}
+	if err := b.SSH.Jump(ctx, r); err != nil {
+		if errors.Is(err, ErrCannotJump) {
+			return status.Mark(status.ErrNotFound, fmt.Errorf("--jump %s: %w", render.Clean(id), err))
+		}
+		return fmt.Errorf("--jump %s: %w", render.Clean(id), err)
+	}
+	return nil
 }
 
 // Jump focuses the row's pane: on this machine through its host program,

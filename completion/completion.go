@@ -1,7 +1,8 @@
 // Package completion is what jig offers a shell completing its command
 // line: the values a flag or an argument takes, read from the presets, the
-// shells and the live sessions of the state dir. cmd/jig walks the command
-// line (its commands and flags); this package answers for the word typed.
+// shells and the live sessions of the state dir, and the scripts that ask
+// for them. Package cmdline walks the command line (its commands and
+// flags); this package answers for the word typed.
 package completion
 
 import (

@@ -15,8 +15,6 @@ import (
 	"path/filepath"
 
 	"github.com/google/renameio/v2"
-
-	"jig/status"
 )
 
 // Change is what one step did to one file.
@@ -104,7 +102,7 @@ func (b Block) readConfig() (config, error) {
 	if fi, err := os.Stat(c.file); err == nil {
 		c.perm = fi.Mode().Perm()
 	}
-	data, err := status.ReadFileNoFollow(c.file)
+	data, err := readFile(c.file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
@@ -188,7 +186,7 @@ func (b Block) Remove() (Edit, string, error) {
 // (a file jig wrote), and says whether it did; anything else there (a
 // file of the user's, a link) stays.
 func removeOwn(path, head string) (bool, error) {
-	data, err := status.ReadFileNoFollow(path)
+	data, err := readFile(path)
 	if err != nil || !bytes.HasPrefix(data, []byte(head)) {
 		return false, nil
 	}

@@ -20,7 +20,7 @@ type Claude struct {
 }
 
 // ConfigError is a config file jig refuses to edit (it is not what its
-// host reads): it is left as it is.
+// host reads): it is left as it is. It is bad input (status.ErrBadInput).
 type ConfigError struct {
 	Path string
 	Err  error
@@ -28,6 +28,9 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Is makes a refused config bad input (exit 4), whatever its cause.
+func (e *ConfigError) Is(target error) bool { return target == status.ErrBadInput }
 
 func (c Claude) path() (string, error) {
 	if c.Project {
@@ -70,7 +73,7 @@ func (c Claude) edit(change func(old []byte) ([]byte, bool, error)) (File, error
 	if err != nil {
 		return File{}, err
 	}
-	old, err := status.ReadFileNoFollow(path)
+	old, err := readFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return File{}, err
 	}

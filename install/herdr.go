@@ -204,7 +204,7 @@ func installEmbeddedDir(done []File, src, dir string, fill func([]byte) []byte) 
 	// The folder is jig's own (jig-work, herdr-plugin): a symlink standing
 	// there would send jig's files wherever it points.
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return done, fmt.Errorf("%w: %s", status.ErrSymlink, dir)
+		return done, hostError(fmt.Errorf("%w: %s", status.ErrSymlink, dir))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return done, err
@@ -216,7 +216,7 @@ func installEmbeddedDir(done []File, src, dir string, fill func([]byte) []byte) 
 		}
 		data = fill(data)
 		dst := filepath.Join(dir, de.Name())
-		old, err := status.ReadFileNoFollow(dst)
+		old, err := readFile(dst)
 		if err == nil && bytes.Equal(old, data) {
 			done = append(done, File{dst, Unchanged})
 			continue
@@ -247,7 +247,7 @@ func removeEmbeddedDir(done []File, src, dir string) ([]File, error) {
 		return done, err
 	}
 	if !fi.IsDir() {
-		return done, fmt.Errorf("%w: %s", status.ErrSymlink, dir)
+		return done, hostError(fmt.Errorf("%w: %s", status.ErrSymlink, dir))
 	}
 	entries, err := fs.ReadDir(herdr.Files, src)
 	if err != nil {
@@ -269,7 +269,7 @@ func removeEmbeddedDir(done []File, src, dir string) ([]File, error) {
 // never through a symlink planted at path.
 func writeFileMode(path string, data []byte, mode os.FileMode) error {
 	if err := status.WriteFileAtomic(path, data); err != nil {
-		return err
+		return hostError(err)
 	}
 	return os.Chmod(path, mode)
 }

@@ -1,12 +1,14 @@
 package install
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"jig/scripts"
+	"jig/status"
 )
 
 // Getenv reads one environment variable: os.Getenv, or a test's.
@@ -18,6 +20,24 @@ type Getenv func(string) string
 type Lines struct {
 	Text string
 	File string
+}
+
+// readFile reads a host's file that jig wrote or edits, never through a
+// symlink planted at it (status.ReadFileNoFollow; its refusal is a
+// hostError).
+func readFile(path string) ([]byte, error) {
+	data, err := status.ReadFileNoFollow(path)
+	return data, hostError(err)
+}
+
+// hostError is a failure on a host's file as install's callers take it: a
+// symlink refused in a host's folder says what status.ErrSymlink says but
+// is none, for no state dir is unsafe (a command exits 7 for it, not 3).
+func hostError(err error) error {
+	if err != nil && errors.Is(err, status.ErrSymlink) {
+		return errors.New(err.Error())
+	}
+	return err
 }
 
 // JigPath is the jig a host's config should run: $JIG_BIN when it is an

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"jig/pi"
-	"jig/status"
 )
 
 // Pi is `jig install pi`: jig's Pi extension (embedded in this binary)
@@ -32,7 +31,7 @@ func (p Pi) Install() (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	old, err := status.ReadFileNoFollow(path)
+	old, err := readFile(path)
 	if err == nil && bytes.Equal(old, pi.Extension) {
 		return File{path, Unchanged}, nil
 	}

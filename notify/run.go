@@ -76,6 +76,18 @@ func NewNotifier(getenv func(string) string) *Notifier {
 	return &Notifier{Via: ViaOSC9}
 }
 
+// Open is NewNotifier with its terminal opened for the terminal's own
+// notifications (OSC 9/777): this process's (Terminal), else fallback.
+// close lets it go.
+func Open(getenv func(string) string, fallback io.Writer) (n *Notifier, close func()) {
+	n = NewNotifier(getenv)
+	if n.Via != ViaOSC9 && n.Via != ViaOSC777 {
+		return n, func() {}
+	}
+	n.TTY, close = Terminal(fallback)
+	return n, close
+}
+
 // lookPath finds a program in the PATH given (the watch's own environment,
 // which a test may set), "" when it is not there.
 func lookPath(path, name string) string {

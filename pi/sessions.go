@@ -262,6 +262,36 @@ func Derive(file, leaf, home string) (*transcript.Derived, *transcript.Reader, e
 	return r.Derive(transcript.NewRepoFinder().Repo), r, nil
 }
 
+// Shown is what `jig pi show` says of a session: what its transcript
+// derives, the lines it skipped and the sessions it was forked from.
+type Shown struct {
+	*transcript.Derived
+	BadLines []transcript.BadLine `json:"badLines"`
+	Lineage  []LineageStep        `json:"lineage"`
+	// Warnings say what the reader left out: each bad line, how many more
+	// it skipped, a last line it did not read yet.
+	Warnings []string `json:"-"`
+}
+
+// Show is Derive with the session's lineage and what the reader left out.
+func Show(file, leaf, home string) (*Shown, error) {
+	d, r, err := Derive(file, leaf, home)
+	if err != nil {
+		return nil, err
+	}
+	sh := &Shown{Derived: d, BadLines: r.BadLines(), Lineage: Lineage(d.Header.ParentSession)}
+	for _, b := range sh.BadLines {
+		sh.Warnings = append(sh.Warnings, fmt.Sprintf("%s:%d: skipped: %s", file, b.Line, b.Reason))
+	}
+	if d.Skipped > len(sh.BadLines) {
+		sh.Warnings = append(sh.Warnings, fmt.Sprintf("%s: %d more lines skipped", file, d.Skipped-len(sh.BadLines)))
+	}
+	if tail := r.Unread(); tail > 0 {
+		sh.Warnings = append(sh.Warnings, fmt.Sprintf("%s: last line has no newline yet (%d bytes), not read", file, tail))
+	}
+	return sh, nil
+}
+
 // branchError marks an error of reading file's branches: no such entry,
 // or a file that is no session.
 func branchError(file string, err error) error {

@@ -152,6 +152,22 @@ func (p *Printer) Status(w io.Writer, s *status.Status) error {
 	return nil
 }
 
+// Changes is Status for a stream of one session's statuses (jig session
+// watch): it prints one only when what it prints differs from the last
+// printed, for a write seldom changes what --jq picks.
+func (p *Printer) Changes(w io.Writer) func(*status.Status) error {
+	var last []byte
+	return func(s *status.Status) error {
+		var b bytes.Buffer
+		if err := p.Status(&b, s); err != nil || bytes.Equal(b.Bytes(), last) {
+			return err
+		}
+		last = b.Bytes()
+		_, err := w.Write(last)
+		return err
+	}
+}
+
 // Doc prints a JSON document: itself, or what --jq or --format make of it.
 func (p *Printer) Doc(w io.Writer, data []byte) error {
 	var b bytes.Buffer

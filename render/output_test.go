@@ -98,3 +98,24 @@ func TestPrinterDocs(t *testing.T) {
 		t.Fatalf("--jq: %q, %v", b.String(), err)
 	}
 }
+
+// Changes prints a status only when what it prints changed: the same
+// state twice is one line, a new state another.
+func TestPrinterChanges(t *testing.T) {
+	p, err := NewPrinter(Output{Now: t0, JQ: str(".state")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	show := p.Changes(&b)
+	for _, state := range []string{status.Busy, status.Busy, status.Idle, status.Idle, status.Busy} {
+		s := fullStatus()
+		s.State = state
+		if err := show(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.String() != "busy\nidle\nbusy\n" {
+		t.Errorf("%q, want one line a change", b.String())
+	}
+}

@@ -2,6 +2,7 @@ package ticket
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,6 +38,18 @@ type Head struct {
 	GitDir   string // the folder holding HEAD ("" when cwd is in no work tree)
 	Branch   string // "" when detached
 	Detached bool
+}
+
+// NoKey says why no source named a key for cwd, whose HEAD h is.
+func (h Head) NoKey(cwd string) string {
+	why := "no choice for " + cwd + " (jig ticket use KEY), and "
+	switch {
+	case h.GitDir == "":
+		return why + "it is in no git work tree"
+	case h.Detached:
+		return why + "its git HEAD is detached"
+	}
+	return why + fmt.Sprintf("its branch %q names no key", h.Branch)
 }
 
 // maxHead bounds what is read of HEAD or a .git file: a ref is short.

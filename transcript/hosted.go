@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"jig/status"
 )
 
 // ShownName is a tool's name as the recent list shows it: an MCP tool
@@ -35,6 +37,22 @@ func (h CursorHead) Check(kind string, format int, path, agent string) error {
 		return fmt.Errorf("cursor: not a %s cursor of this format", agent)
 	case h.Path != path:
 		return errors.New("cursor: for another file")
+	}
+	return nil
+}
+
+// ReadWhole reads a Claude Code or Codex transcript whole, for a show
+// command: a file it cannot read, or one that names no session (none says
+// what it lacks), is bad input.
+func ReadWhole(r interface {
+	Update() error
+	SessionID() string
+}, file, none string) error {
+	if err := r.Update(); err != nil {
+		return status.Mark(status.ErrBadInput, err)
+	}
+	if r.SessionID() == "" {
+		return status.Mark(status.ErrBadInput, fmt.Errorf("%s: %s", file, none))
 	}
 	return nil
 }

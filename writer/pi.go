@@ -1,6 +1,29 @@
 package writer
 
-import "jig/transcript"
+import (
+	"path/filepath"
+
+	"jig/status"
+	"jig/transcript"
+)
+
+// PiSession is the absolute path of the Pi session file a writer reads
+// (`jig session write --transcript`), and the session's id: the one given,
+// else the file's header's. A file that is then no Pi session is
+// status.ErrBadInput.
+func PiSession(file, id string) (abs, session string, err error) {
+	if abs, err = filepath.Abs(file); err != nil {
+		return "", "", status.Mark(status.ErrBadInput, err)
+	}
+	if id == "" {
+		h, err := transcript.ReadHeader(abs)
+		if err != nil {
+			return "", "", status.Mark(status.ErrBadInput, err)
+		}
+		id = h.ID
+	}
+	return abs, id, nil
+}
 
 // PiTranscript is the Source for a Pi session file read by a process that
 // runs once per event (`jig session write --transcript`): restored from the

@@ -217,6 +217,26 @@ func TestPiTranscript(t *testing.T) {
 	}
 }
 
+// PiSession names the session by the id given, else by the file's header;
+// a file that cannot say is bad input.
+func TestPiSession(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pi.jsonl")
+	os.WriteFile(path, []byte(`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-30T12:00:00.000Z","cwd":"/w"}`+"\n"), 0o600)
+	t.Chdir(dir)
+	if abs, id, err := PiSession("pi.jsonl", ""); abs != path || id != "s1" || err != nil {
+		t.Errorf("no id: %q %q %v, want the header's", abs, id, err)
+	}
+	if _, id, err := PiSession("missing.jsonl", "given"); id != "given" || err != nil {
+		t.Errorf("an id given: %q %v, want it, the file unread", id, err)
+	}
+	for _, f := range []string{"missing.jsonl", dir} {
+		if _, _, err := PiSession(f, ""); !errors.Is(err, status.ErrBadInput) {
+			t.Errorf("%s: %v, want status.ErrBadInput", f, err)
+		}
+	}
+}
+
 func TestWriteEditAndBase(t *testing.T) {
 	w := newWriter(t, nil)
 	mine := &status.Status{Session: "s1", PID: 1, State: status.Busy}

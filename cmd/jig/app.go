@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"jig/cmdline"
 	"jig/render"
 )
 
@@ -14,11 +16,13 @@ import (
 func run(args []string, e *env) int {
 	e.args = args
 	app := newApp(e)
-	if n := len(args); n > 1 && args[n-1] == completionRequest {
-		e.complete(app, args[1:n-1])
+	if n := len(args); n > 1 && args[n-1] == cmdline.CompletionRequest {
+		for _, w := range cmdline.Complete(app, args[1:n-1], e.completionValues) {
+			fmt.Fprintln(e.stdout, render.Clean(w))
+		}
 		return exitOK
 	}
-	args, err := normalizeArgs(app, args)
+	args, err := cmdline.Normalize(app, args)
 	if err == nil {
 		err = app.Run(args)
 	}
@@ -44,17 +48,17 @@ func newApp(e *env) *cli.App {
 		HideHelpCommand:      true,
 		ExitErrHandler:       func(*cli.Context, error) {}, // run maps errors to codes
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return exitf(exitUsage, "%s", flagError(err, c.App.Flags, e.args))
+			return exitf(exitUsage, "%s", cmdline.FlagError(err, c.App.Flags, e.args))
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				typed := c.Args().First()
-				return exitf(exitUsage, "unknown command %q%s; see jig --help", typed, suggestCommand(c.App.Commands, typed))
+				return exitf(exitUsage, "unknown command %q%s; see jig --help", typed, cmdline.SuggestCommand(c.App.Commands, typed))
 			}
 			return cli.ShowAppHelp(c)
 		},
 		Commands: commands(e),
-		Version:  version(),
+		Version:  cmdline.Version(),
 	}
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
 	setUsageErrors(app.Commands, e)
@@ -71,7 +75,7 @@ func setUsageErrors(cmds []*cli.Command, e *env) {
 		}
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(c *cli.Context, err error, _ bool) error {
-				return usageError(c, "%s", flagError(err, c.Command.Flags, e.args))
+				return usageError(c, "%s", cmdline.FlagError(err, c.Command.Flags, e.args))
 			}
 		}
 		// `--help` is the one way to ask: no command lists or completes a
@@ -81,7 +85,7 @@ func setUsageErrors(cmds []*cli.Command, e *env) {
 			c.Action = func(c *cli.Context) error {
 				if c.NArg() > 0 {
 					typed := c.Args().First()
-					return usageError(c, "unknown command %q%s; see jig %s --help", typed, suggestCommand(c.Command.Subcommands, typed), commandName(c))
+					return usageError(c, "unknown command %q%s; see jig %s --help", typed, cmdline.SuggestCommand(c.Command.Subcommands, typed), commandName(c))
 				}
 				return cli.ShowSubcommandHelp(c)
 			}
@@ -117,12 +121,13 @@ func needSession(c *cli.Context, id string) error {
 	return noArgs(c)
 }
 
+// sayError says err on w as run says a command's error, for a command
+// that goes on after it.
+func sayError(w io.Writer, c *cli.Context, err error) {
+	fmt.Fprintf(w, "jig: %s\n", render.ErrorLine(named(c, err).Error()))
+}
+
 // warnf says on stderr, cleaned, what a command skipped and went on without.
 func (e *env) warnf(c *cli.Context, format string, args ...any) {
 	fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.Clean(fmt.Sprintf(format, args...)))
-}
-
-// errorf is a command's failure with its code, prefixed with the command.
-func errorf(c *cli.Context, code int, format string, args ...any) error {
-	return exitf(code, "%s: %s", commandName(c), fmt.Sprintf(format, args...))
 }

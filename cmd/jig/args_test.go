@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/cmdline"
 	"jig/render"
 )
 
@@ -70,12 +71,12 @@ func TestNormalizeArgs(t *testing.T) {
 		{"jig session for-terminal - --generate-bash-completion", "jig session for-terminal - --generate-bash-completion"},
 		{"jig session for-terminal t7 --json --generate-bash-completion", "jig session for-terminal --json t7 --generate-bash-completion"},
 	} {
-		got, err := normalizeArgs(app, strings.Fields(tc.in))
+		got, err := cmdline.Normalize(app, strings.Fields(tc.in))
 		if err != nil {
-			t.Errorf("normalizeArgs(%q): %v", tc.in, err)
+			t.Errorf("Normalize(%q): %v", tc.in, err)
 		}
 		if want := strings.Fields(tc.want); !reflect.DeepEqual(got, want) {
-			t.Errorf("normalizeArgs(%q)\n got %q\nwant %q", tc.in, got, want)
+			t.Errorf("Normalize(%q)\n got %q\nwant %q", tc.in, got, want)
 		}
 	}
 }
@@ -83,7 +84,7 @@ func TestNormalizeArgs(t *testing.T) {
 func TestNormalizeArgsDanglingValueFlag(t *testing.T) {
 	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
 		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
-	_, err := normalizeArgs(app, strings.Fields("jig session for-terminal t7 --format"))
+	_, err := cmdline.Normalize(app, strings.Fields("jig session for-terminal t7 --format"))
 	if err == nil || err.Error() != "session for-terminal: flag needs an argument: --format" || exitCode(err) != exitUsage {
 		t.Errorf("dangling --format: %v", err)
 	}
@@ -119,7 +120,7 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// FuzzNormalizeArgs: whatever the command line, normalizeArgs only moves
+// FuzzNormalizeArgs: whatever the command line, Normalize only moves
 // words: none is lost or added (but for --help, which replaces the rest),
 // the command words keep their place, and `--` and what follows keep their
 // order at the end.
@@ -134,7 +135,7 @@ func FuzzNormalizeArgs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		args := append([]string{"jig"}, strings.Fields(line)...)
-		got, err := normalizeArgs(app, args)
+		got, err := cmdline.Normalize(app, args)
 		if err != nil {
 			if exitCode(err) != exitUsage {
 				t.Fatalf("%q: error %v is not a usage error", args, err)
@@ -237,7 +238,7 @@ func TestNormalizeArgsEmpty(t *testing.T) {
 	cases := emptyCases(app)
 	idFlags := 0
 	for _, c := range cases {
-		_, err := normalizeArgs(app, c.args)
+		_, err := cmdline.Normalize(app, c.args)
 		if exitCode(err) != exitUsage || err == nil || !strings.HasSuffix(err.Error(), ": "+c.what+" is empty") {
 			t.Errorf("%q: %v, want a usage error ending %q", c.args, err, c.what+" is empty")
 		}
@@ -251,7 +252,7 @@ func TestNormalizeArgsEmpty(t *testing.T) {
 	for args, what := range map[string]string{
 		"session for-terminal": "ID", "session show": "ID", "pi show": "FILE|ID", "ticket use": "KEY", "request tool": "NAME",
 	} {
-		if got := argName(findPath(app, args), strings.Fields(args), 0); got != what {
+		if got := cmdline.ArgName(findPath(app, args), strings.Fields(args), 0); got != what {
 			t.Errorf("jig %s's argument: %q, want %q", args, got, what)
 		}
 	}
@@ -274,13 +275,13 @@ func emptyCases(app *cli.App) []emptyCase {
 			p := append(append([]string{"jig"}, path...), c.Name)
 			walk(p[1:], c.Subcommands)
 			for _, f := range c.Flags {
-				if flag := "--" + f.Names()[0]; takesID(c.Flags, flag) {
+				if flag := "--" + f.Names()[0]; cmdline.TakesID(c.Flags, flag) {
 					cases = append(cases, emptyCase{append(slices.Clone(p), flag, ""), flag + " ID"},
 						emptyCase{append(slices.Clone(p), flag+"="), flag + " ID"})
 				}
 			}
 			if len(c.Subcommands) == 0 {
-				name := argName(c, p[1:], 0)
+				name := cmdline.ArgName(c, p[1:], 0)
 				cases = append(cases, emptyCase{append(slices.Clone(p), ""), name}, emptyCase{append(slices.Clone(p), "--", ""), name})
 			}
 		}
@@ -294,7 +295,7 @@ func findPath(app *cli.App, path string) *cli.Command {
 	var c *cli.Command
 	cmds := app.Commands
 	for _, name := range strings.Fields(path) {
-		c = findCommand(cmds, name)
+		c = cmdline.FindCommand(cmds, name)
 		cmds = c.Subcommands
 	}
 	return c

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -12,7 +9,6 @@ import (
 	"jig/board"
 	"jig/panel"
 	"jig/render"
-	"jig/status"
 	"jig/ticket"
 )
 
@@ -47,7 +43,7 @@ func boardCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.IsSet("jump") {
-				return e.boardJump(b, c.String("jump"))
+				return b.Jump(context.Background(), c.String("jump"))
 			}
 			asJSON := c.Bool("json") || c.IsSet("jq") || !e.stdoutTTY && !c.Bool("once")
 			if out, ok := stdoutFile(e.stdout); ok && e.stdoutTTY && !asJSON && !c.Bool("once") {
@@ -55,7 +51,7 @@ func boardCommand(e *env) *cli.Command {
 				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now}
 				return l.Run(context.Background(), panel.Terminal{In: in, Out: out})
 			}
-			return e.boardOnce(b, out, asJSON)
+			return b.Print(context.Background(), e.stdout, out, asJSON, columns(e.getenv, e.stdout), e.now())
 		},
 	}
 }
@@ -70,50 +66,8 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 	hosts := c.StringSlice("host")
 	if len(hosts) == 0 {
 		cwd, _ := os.Getwd()
-		hosts = ticket.LoadConfig(e.getenv, cwd, e.agentDir()).BoardHosts
+		hosts = ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv)).BoardHosts
 	}
 	return &board.Board{Dir: dir, Live: e.liveness(), Host: host, Hosts: hosts,
 		SSH: board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")}}, nil
-}
-
-// boardOnce prints the rows once: as a table, or as JSON (what --jq
-// makes of it).
-func (e *env) boardOnce(b *board.Board, out *render.Printer, asJSON bool) error {
-	rows, err := b.Gather(context.Background())
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		data, err := json.Marshal(nonNil(rows))
-		if err != nil {
-			return err
-		}
-		return out.Doc(e.stdout, data)
-	}
-	for _, line := range board.Lines(rows, columns(e.getenv, e.stdout), e.now()) {
-		fmt.Fprintln(e.stdout, line)
-	}
-	return nil
-}
-
-// boardJump focuses the pane of the one session id names.
-func (e *env) boardJump(b *board.Board, id string) error {
-	if id == "" {
-		return exitf(exitUsage, "--jump: the session ID is empty")
-	}
-	rows, err := b.Gather(context.Background())
-	if err != nil {
-		return err
-	}
-	r, err := board.Find(rows, id)
-	if err != nil {
-		return status.Mark(status.ErrNoSession, fmt.Errorf("--jump: %w", err))
-	}
-	if err := b.SSH.Jump(context.Background(), r); err != nil {
-		if errors.Is(err, board.ErrCannotJump) {
-			return status.Mark(status.ErrNotFound, fmt.Errorf("--jump %s: %w", render.Clean(id), err))
-		}
-		return fmt.Errorf("--jump %s: %w", render.Clean(id), err)
-	}
-	return nil
 }

@@ -19,8 +19,8 @@ func piBridgeCommand(e *env) *cli.Command {
 		},
 		UsageText: "jig pi bridge [--poll D] < events.jsonl\n\nexample: jig pi bridge --poll 2s   # as jig's Pi extension starts it",
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError(c, "takes no arguments, got %q", c.Args().First())
+			if err := noArgs(c); err != nil {
+				return err
 			}
 			if c.Duration("poll") <= 0 {
 				return usageError(c, "--poll %s: want a positive interval", c.Duration("poll"))
@@ -30,11 +30,7 @@ func piBridgeCommand(e *env) *cli.Command {
 				return err
 			}
 			host, _ := e.hostname()
-			b := bridge.New(dir, e.now, e.getenv, host)
-			if err := b.Run(e.stdin, e.stdout, c.Duration("poll")); err != nil {
-				return errorf(c, exitFailed, "%v", err)
-			}
-			return nil
+			return bridge.New(dir, e.now, e.getenv, host).Run(e.stdin, e.stdout, c.Duration("poll"))
 		},
 	}
 }

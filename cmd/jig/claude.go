@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -30,25 +31,13 @@ func claudeCommand(e *env) *cli.Command {
 	}
 }
 
-// claudeWriter reads Claude's JSON on stdin and makes the session's writer.
-func (e *env) claudeWriter(c *cli.Context) (*claude.Writer, *claude.Input, error) {
-	data, err := e.hookStdin(c)
-	if err != nil {
+// claudeWriter reads Claude's JSON, which came on stdin, and makes the
+// session's writer.
+func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
+	if err := fitsStatus(data); err != nil {
 		return nil, nil, err
 	}
-	return e.claudeWriterFor(data)
-}
-
-// claudeWriterFor is claudeWriter for Claude's JSON read already.
-func (e *env) claudeWriterFor(data []byte) (*claude.Writer, *claude.Input, error) {
-	var err error
-	if len(data) > status.MaxFileSize {
-		err = fmt.Errorf("larger than %d bytes", status.MaxFileSize)
-	}
-	var in *claude.Input
-	if err == nil {
-		in, err = claude.ParseInput(data)
-	}
+	in, err := claude.ParseInput(data)
 	if err != nil {
 		return nil, nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
@@ -69,7 +58,11 @@ func claudeHookCommand(e *env) *cli.Command {
 			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`,
 		Action: func(c *cli.Context) error {
-			w, in, err := e.claudeWriter(c)
+			data, err := e.readStdin(c)
+			if err != nil {
+				return err
+			}
+			w, in, err := e.claudeWriter(data)
 			if err != nil {
 				return err
 			}
@@ -110,7 +103,11 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			w, in, err := e.claudeWriter(c)
+			data, err := e.readStdin(c)
+			if err != nil {
+				return err
+			}
+			w, in, err := e.claudeWriter(data)
 			if err != nil {
 				return err
 			}
@@ -132,19 +129,16 @@ func (e *env) claudeStatusLineThen(c *cli.Context) error {
 			return usageError(c, "--then prints the command's line: no --%s", f)
 		}
 	}
-	if err := noArgs(c); err != nil {
+	data, err := e.readStdin(c)
+	if err != nil {
 		return err
 	}
-	data, err := e.readStdin()
-	if err != nil {
-		return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
-	w, in, err := e.claudeWriterFor(data)
+	w, in, err := e.claudeWriter(data)
 	if err == nil {
 		_, err = w.StatusLine(in)
 	}
 	if err != nil { // said as run says it, and on: the line is theirs
-		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(named(c, err).Error()))
+		sayError(e.stderr, c, err)
 	}
 	out, code, err := claude.Then(c.String("then"), data, e.stderr)
 	if err != nil {
@@ -174,7 +168,7 @@ func claudeSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			return e.printSessions(c, func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
+			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
 		},
 	}
 }
@@ -194,24 +188,14 @@ func claudeShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			r := cct.NewReader(file)
-			if err := r.Update(); err != nil {
-				return status.Mark(status.ErrBadInput, err)
+			shown, err := cct.Show(file)
+			if err != nil {
+				return err
 			}
-			if r.SessionID() == "" {
-				return status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Claude Code transcript: no session id", file))
-			}
-			d := r.Derive(transcript.NewRepoFinder().Repo)
-			offered, deferred := r.Tools()
 			if c.Bool("json") {
-				return writeIndented(e.stdout, struct {
-					*transcript.Derived
-					Offered  []string `json:"offered"`
-					Deferred []string `json:"deferred"`
-					Skills   []string `json:"skills"`
-				}{d, nonNil(offered), nonNil(deferred), nonNil(r.Skills())})
+				return writeIndented(e.stdout, shown)
 			}
-			render.ClaudeShow(e.stdout, d, offered, deferred)
+			render.ClaudeShow(e.stdout, shown.Derived, shown.Offered, shown.Deferred)
 			return nil
 		},
 	}
@@ -220,7 +204,7 @@ func claudeShowCommand(e *env) *cli.Command {
 // printSessions is a sessions command of an agent: its transcripts as
 // list gives them, those started in --cwd, as JSON or a table; exit 1
 // when there is none.
-func (e *env) printSessions(c *cli.Context, list func() ([]*transcript.Listed, error)) error {
+func printSessions(c *cli.Context, w io.Writer, list func() ([]*transcript.Listed, error)) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
@@ -232,9 +216,9 @@ func (e *env) printSessions(c *cli.Context, list func() ([]*transcript.Listed, e
 		return err
 	}
 	if c.Bool("json") {
-		writeIndented(e.stdout, nonNil(infos))
+		writeIndented(w, nonNil(infos))
 	} else if len(infos) > 0 {
-		render.AgentSessions(e.stdout, infos)
+		render.AgentSessions(w, infos)
 	}
 	if len(infos) == 0 {
 		return silent(exitNone)

@@ -38,7 +38,10 @@ func codexHookCommand(e *env) *cli.Command {
 			"tool switched off for the session (`jig request tool exec_command off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig codex hook`,
 		Action: func(c *cli.Context) error {
-			data, err := e.hookStdin(c)
+			data, err := e.readStdin(c)
+			if err == nil {
+				err = fitsStatus(data)
+			}
 			if err != nil {
 				return err
 			}
@@ -58,7 +61,7 @@ func codexHookCommand(e *env) *cli.Command {
 				// it only from a hook that exits 0
 				e.stdout.Write(out)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.ErrorLine(err.Error()))
+					sayError(e.stderr, c, err)
 				}
 				return nil
 			}
@@ -82,7 +85,7 @@ func codexSessionsCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			return e.printSessions(c, func() ([]*transcript.Listed, error) { return rollout.List(codexSessionsDir(e.getenv)) })
+			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return rollout.List(codexSessionsDir(e.getenv)) })
 		},
 	}
 }
@@ -102,39 +105,15 @@ func codexShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			r := rollout.NewReader(file)
-			if err := r.Update(); err != nil {
-				return status.Mark(status.ErrBadInput, err)
+			shown, err := rollout.Show(file)
+			if err != nil {
+				return err
 			}
-			if r.SessionID() == "" {
-				return status.Mark(status.ErrBadInput, fmt.Errorf("%s: not a Codex rollout: no session_meta", file))
-			}
-			d := r.Derive(transcript.NewRepoFinder().Repo)
 			if c.Bool("json") {
-				return writeIndented(e.stdout, struct {
-					*transcript.Derived
-					Window *int64   `json:"window"`
-					Called []string `json:"called"`
-				}{d, r.Window(), nonNil(r.Called())})
+				return writeIndented(e.stdout, shown)
 			}
-			render.CodexShow(e.stdout, d, r.Window(), r.Called())
+			render.CodexShow(e.stdout, shown.Derived, shown.Window, shown.Called)
 			return nil
 		},
 	}
-}
-
-// hookStdin is the JSON an agent pipes to a hook command, which takes no
-// arguments: at most what a status file may hold.
-func (e *env) hookStdin(c *cli.Context) ([]byte, error) {
-	if err := noArgs(c); err != nil {
-		return nil, err
-	}
-	data, err := e.readStdin()
-	if err == nil && len(data) > status.MaxFileSize {
-		err = fmt.Errorf("larger than %d bytes", status.MaxFileSize)
-	}
-	if err != nil {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
-	return data, nil
 }

@@ -4,68 +4,8 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v2"
-)
 
-// The shell scripts ask jig itself for the words that may come next (the
-// words typed and --generate-bash-completion, the last word the one being
-// completed, maybe empty), so they never go out of date: the same answers
-// in bash, zsh and fish. An answer of the one line :files or :dirs asks the
-// shell for its own file or folder names; no answer offers nothing, never
-// file names. None needs a completion package.
-const (
-	bashCompletion = `# jig completion for bash: source <(jig completion bash)
-_jig_complete() {
-  # The words as typed, split at blanks: bash's COMP_WORDS splits at : and =
-  # too, which Herdr's w1:p2 and --preset=ansi hold.
-  local line=${COMP_LINE:0:COMP_POINT} cur opts
-  local -a words
-  read -ra words <<<"$line"
-  if [[ -z $line || $line == *[[:blank:]] ]]; then words+=(""); fi
-  cur=${words[${#words[@]}-1]}
-  opts=$("${words[@]}" --generate-bash-completion 2>/dev/null)
-  case $opts in
-  :files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-  :dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-  *) COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;
-  esac
-  # bash replaces its own last word only: what follows the last : or =.
-  local own=${COMP_WORDS[COMP_CWORD]}
-  local before=${cur%"$own"}
-  if [[ -n $before && $cur == *"$own" ]]; then COMPREPLY=("${COMPREPLY[@]#"$before"}"); fi
-}
-complete -F _jig_complete jig
-`
-	zshCompletion = `#compdef jig
-# jig completion for zsh: source <(jig completion zsh), after compinit
-_jig() {
-  local -a opts
-  opts=(${(f)"$("${(@Q)words[1,CURRENT-1]}" "${(Q)words[CURRENT]}" --generate-bash-completion 2>/dev/null)"})
-  case $opts[1] in
-  :files) _files ;;
-  :dirs) _files -/ ;;
-  *) compadd -a opts ;;
-  esac
-}
-compdef _jig jig
-`
-	fishCompletion = `# jig completion for fish: jig completion fish > ~/.config/fish/completions/jig.fish
-function __jig_complete
-    set -l cur (commandline -ct)
-    set -l opts (commandline -opc) "$cur" --generate-bash-completion
-    set opts ($opts 2>/dev/null)
-    switch "$opts[1]"
-        case :files
-            __fish_complete_path "$cur"
-        case :dirs
-            __fish_complete_directories "$cur"
-        case '*'
-            for o in $opts
-                echo $o
-            end
-    end
-end
-complete -c jig -f -a '(__jig_complete)'
-`
+	"jig/completion"
 )
 
 func completionCommand(e *env) *cli.Command {
@@ -80,16 +20,11 @@ func completionCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "want one shell: bash, zsh or fish")
 			}
-			switch shell := c.Args().First(); shell {
-			case "bash":
-				fmt.Fprint(e.stdout, bashCompletion)
-			case "zsh":
-				fmt.Fprint(e.stdout, zshCompletion)
-			case "fish":
-				fmt.Fprint(e.stdout, fishCompletion)
-			default:
-				return usageError(c, "unknown shell %q: want bash, zsh or fish", shell)
+			script, ok := completion.Script(c.Args().First())
+			if !ok {
+				return usageError(c, "unknown shell %q: want bash, zsh or fish", c.Args().First())
 			}
+			fmt.Fprint(e.stdout, script)
 			return nil
 		},
 	}

@@ -28,7 +28,7 @@ func configCommand(e *env) *cli.Command {
 				return err
 			}
 			cwd, _ := os.Getwd()
-			cfg := ticket.LoadConfig(e.getenv, cwd, e.agentDir())
+			cfg := ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv))
 			if e.stdoutTTY {
 				render.Config(e.stdout, cfg)
 			} else {
@@ -49,7 +49,7 @@ func configCommand(e *env) *cli.Command {
 
 // agentDir is Pi's agent dir by Pi's rule (pi.AgentDir), "" when there is
 // none (no HOME and no PI_CODING_AGENT_DIR).
-func (e *env) agentDir() string {
-	dir, _ := pi.AgentDir(e.getenv)
+func agentDir(getenv func(string) string) string {
+	dir, _ := pi.AgentDir(getenv)
 	return dir
 }

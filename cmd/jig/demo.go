@@ -1,27 +1,19 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
-	"jig/panel"
 	"jig/pi/replay"
 	"jig/render"
 	"jig/status"
 )
-
-// demoPace caps the pause between two entries on a real terminal, so a
-// person can watch the line change.
-const demoPace = 120 * time.Millisecond
 
 // demoLivePace is the time between two entries of jig demo --live: a
 // status bar that reruns jig every second or two shows most states.
@@ -51,23 +43,12 @@ func demoCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "agents", Value: 1, Usage: "with --live: run `N` sessions at once, each with its own id, terminal and project (for jig board)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			if err := demoFlags(c); err != nil {
 				return err
-			}
-			for _, f := range []string{"pace", "agents"} {
-				if c.IsSet(f) && !c.Bool("live") {
-					return usageError(c, "--%s goes with --live", f)
-				}
-			}
-			if n := c.Int("agents"); n < 1 || n > replay.MaxAgents {
-				return usageError(c, "--agents %d: give 1 to %d", n, replay.MaxAgents)
-			}
-			if c.Duration("pace") < 10*time.Millisecond {
-				return usageError(c, "--pace %s: give at least 10ms", c.Duration("pace"))
 			}
 			root, err := os.MkdirTemp("", "jig-demo-")
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			defer os.RemoveAll(root)
 			// Ctrl-C, a closed terminal or a reader that stops reading
@@ -76,173 +57,64 @@ func demoCommand(e *env) *cli.Command {
 			stop := make(chan os.Signal, 1)
 			signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 			defer signal.Stop(stop)
-			dir := &status.Dir{Root: filepath.Join(root, "state")}
-			if c.Bool("live") || e.getenv("JIG_STATE_DIR") != "" {
-				if dir, err = e.stateDir(); err != nil {
-					return err
-				}
-				if err := dir.Check(status.SessionsDir, status.TerminalsDir); err != nil {
-					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-				}
+			dir, show, err := e.demo(c.Bool("live"), root, stop)
+			if err != nil {
+				return err
 			}
 			host, _ := e.hostname()
 			if c.Bool("live") {
 				demos, err := replay.NewLiveDemos(dir, root, e.getenv, host, e.now, c.Int("agents"))
 				if err != nil {
-					return errorf(c, exitFailed, "%v", err)
+					return err
 				}
-				return e.playLive(c, demos, stop, c.Duration("pace"))
+				return replay.PrintLive(demos, show, c.Duration("pace"))
 			}
 			d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
-			return e.playDemo(c, d, stop)
+			return d.Print(show)
 		},
 	}
 }
 
-// stopped is a signal that stopped the demo.
-type stopped struct{ sig os.Signal }
-
-func (s stopped) Error() string { return fmt.Sprintf("stopped: %v", s.sig) }
-
-// playDemo replays the session once and prints what a status line and the
-// Work panel show.
-func (e *env) playDemo(c *cli.Context, d *replay.Demo, stop <-chan os.Signal) error {
-	preset, opt := e.demoPreset()
-	f, ok := stdoutFile(e.stdout)
-	pace := ok && isatty.IsTerminal(f.Fd()) // a person watches; a pipe or test does not wait
-
-	e.printDemoHeader(d)
-	shown, turns := "", 0
-	var last replay.Step
-	err := d.Once(func(gap time.Duration) error {
-		if !pace {
-			gap = 0
-		}
-		return demoPause(stop, min(gap, demoPace))
-	}, func(st replay.Step) error {
-		last = st
-		var b strings.Builder
-		if err := render.Preset(&b, preset, st.Status, opt); err != nil {
-			return fmt.Errorf("line %d: %v", st.Line, err)
-		}
-		if b.String() != shown {
-			shown = b.String()
-			fmt.Fprintf(e.stdout, "  %3d  %5.2fs  %-22s %s", st.Line, st.Since.Seconds(), st.Entry, shown)
-		}
-		if st.Idle {
-			if turns++; turns == 1 {
-				e.printWork(fmt.Sprintf("after the first turn (jig panel --terminal %s)", render.Clean(d.Terminal)), st.Status, st.At)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return e.demoError(c, err)
+// demoFlags refuses what jig demo's flags cannot mean together.
+func demoFlags(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
 	}
-	e.printWork("at the end", last.Status, last.At)
-	if e.getenv("JIG_STATE_DIR") != "" {
-		fmt.Fprintf(e.stdout, "The status file stays in JIG_STATE_DIR; `jig session gc` removes it.\n")
+	for _, f := range []string{"pace", "agents"} {
+		if c.IsSet(f) && !c.Bool("live") {
+			return usageError(c, "--%s goes with --live", f)
+		}
+	}
+	if n := c.Int("agents"); n < 1 || n > replay.MaxAgents {
+		return usageError(c, "--agents %d: give 1 to %d", n, replay.MaxAgents)
+	}
+	if c.Duration("pace") < 10*time.Millisecond {
+		return usageError(c, "--pace %s: give at least 10ms", c.Duration("pace"))
 	}
 	return nil
 }
 
-// printDemoHeader says what jig demo replays, and where.
-func (e *env) printDemoHeader(d *replay.Demo) {
-	fmt.Fprintf(e.stdout, "jig demo: a Pi 1.6.0 session the project recorded, replayed entry by entry\n")
-	fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(d.Session), render.Clean(d.Terminal), d.As)
-	fmt.Fprintf(e.stdout, "  transcript  %s\n", render.Clean(d.File))
-	fmt.Fprintf(e.stdout, "  status file %s\n\n", render.Clean(d.Dir.SessionPath(d.Session)))
-	fmt.Fprintf(e.stdout, "The status line (tmux: jig session for-terminal \"#{pane_id}\" --preset tmux), at each entry that changes it:\n")
-	fmt.Fprintf(e.stdout, "  line   time  entry\n")
-}
-
-// demoError is the line a failed replay ends with.
-func (e *env) demoError(c *cli.Context, err error) error {
-	if s, ok := errors.AsType[stopped](err); ok {
-		return errorf(c, exitFailed, "%v", s)
-	}
-	return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-}
-
-// demoPreset is the status line's preset: ansi on a terminal, else plain.
-func (e *env) demoPreset() (string, render.PresetOptions) {
-	preset := render.PresetPlain
+// demo is the state dir jig demo plays into (under root unless it goes
+// live or JIG_STATE_DIR is set) and how it shows here: the status line as
+// a terminal (ansi) or a pipe (plain) shows it, paced for a person
+// watching.
+func (e *env) demo(live bool, root string, stop <-chan os.Signal) (*status.Dir, replay.Show, error) {
+	sh := replay.Show{Out: e.stdout, Preset: render.PresetPlain, Options: render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""},
+		Stop: stop, Kept: e.getenv("JIG_STATE_DIR") != ""}
 	if e.stdoutTTY {
-		preset = render.PresetANSI
+		sh.Preset = render.PresetANSI
 	}
-	return preset, render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""}
-}
-
-// playLive keeps the sessions alive in the real state dir, each replayed
-// in a loop, one entry every pace, until a signal; then their files go.
-// The first one's status line is printed as it changes.
-func (e *env) playLive(c *cli.Context, demos []*replay.Demo, stop <-chan os.Signal, pace time.Duration) error {
-	preset, opt := e.demoPreset()
-	d := demos[0]
-	fmt.Fprintf(e.stdout, "jig demo --live: a Pi 1.6.0 session the project recorded, replayed in a loop until Ctrl-C\n")
-	for _, o := range demos {
-		fmt.Fprintf(e.stdout, "  session     %s in terminal %s%s\n", render.Clean(o.Session), render.Clean(o.Terminal), o.As)
+	f, ok := stdoutFile(e.stdout)
+	sh.Watched = ok && isatty.IsTerminal(f.Fd())
+	if !live && !sh.Kept {
+		return &status.Dir{Root: filepath.Join(root, "state")}, sh, nil
 	}
-	fmt.Fprintf(e.stdout, "  status file %s\n", render.Clean(d.Dir.SessionPath(d.Session)))
-	fmt.Fprintf(e.stdout, "  watch it    in this terminal's status bar, or: jig panel --terminal %s\n\n", render.Clean(d.Terminal))
-	fmt.Fprintf(e.stdout, "  round  line  entry                  status line\n")
-	shown, round := "", 0
-	err := replay.LoopAll(demos, func() error { return demoPause(stop, pace) }, func(agent int, st replay.Step) error {
-		if agent > 0 {
-			return nil
-		}
-		if st.Round != round {
-			shown, round = "", st.Round
-		}
-		var b strings.Builder
-		if err := render.Preset(&b, preset, st.Status, opt); err != nil {
-			return fmt.Errorf("line %d: %v", st.Line, err)
-		}
-		if b.String() != shown {
-			shown = b.String()
-			fmt.Fprintf(e.stdout, "  %5d  %4d  %-22s %s", st.Round, st.Line, st.Entry, shown)
-		}
-		return nil
-	})
-	if s, ok := errors.AsType[stopped](err); ok {
-		fmt.Fprintf(e.stdout, "\nStopped (%v); the demo's status files are removed.\n", s.sig)
-		return nil
+	dir, err := e.stateDir()
+	if err == nil {
+		err = dir.Check(status.SessionsDir, status.TerminalsDir)
 	}
-	return e.demoError(c, err)
-}
-
-// demoPause waits d (not at all when d is 0), or returns the signal that
-// came first as a stopped.
-func demoPause(stop <-chan os.Signal, d time.Duration) error {
-	select {
-	case sig := <-stop:
-		return stopped{sig}
-	default:
-	}
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case sig := <-stop:
-		return stopped{sig}
-	case <-t.C:
-		return nil
-	}
-}
-
-// printWork prints the Work panel of s, titled.
-func (e *env) printWork(when string, s *status.Status, now time.Time) {
-	fmt.Fprintf(e.stdout, "\nThe Work panel %s:\n", when)
-	for _, l := range panel.Lines(s, now) {
-		if l != "" {
-			l = "  " + render.Clean(l)
-		}
-		fmt.Fprintln(e.stdout, l)
-	}
-	fmt.Fprintln(e.stdout)
+	return dir, sh, err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/cmdline"
 	"jig/herdr/herdr1"
 	"jig/render"
 	"jig/status"
@@ -51,6 +52,7 @@ var exitCodes = []struct {
 	{status.ErrSymlink, exitStateDir},
 	{status.ErrStateDir, exitStateDir},
 	{render.ErrUsage, exitUsage},
+	{cmdline.ErrUsage, exitUsage},
 	{status.ErrBadInput, exitBadInput}, // request.BadError is one
 	{render.ErrBounds, exitBadInput},   // a --jq or --format past its bounds
 	{transcript.ErrNotSession, exitBadInput},

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -36,7 +32,11 @@ func herdrCommand(e *env) *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					return herdrSync(c, e)
+					bin, dir, err := herdrState(e)
+					if err != nil {
+						return err
+					}
+					return herdr1.Sync(bin, dir, e.liveness(), e.now())
 				},
 			},
 			{
@@ -64,92 +64,35 @@ func herdrRequest(c *cli.Context, e *env) error {
 	if len(args) == 0 {
 		return usageError(c, "say what to request: tool NAME on|off, skill NAME on|off or reload")
 	}
-	paneID := actionPane(e.getenv)
+	paneID := herdr1.ActionPane(e.getenv)
 	if paneID == "" {
 		return usageError(c, "no pane: run it from a Herdr plugin action, or use jig request --terminal ID")
 	}
-	s, err := paneSession(e, paneID)
+	bin, dir, err := herdrState(e)
 	if err != nil {
 		return err
 	}
-	argv := append(append([]string{"request"}, args...), "--session", s.Session, "--wait")
+	s, err := herdr1.PaneSession(bin, dir, e.liveness(), paneID)
+	if err != nil {
+		return err
+	}
+	argv := append(append([]string{"jig", "request"}, args...), "--session", s.Session, "--wait")
 	if c.Bool("dry-run") {
-		fmt.Fprintln(e.stdout, render.Clean("jig "+strings.Join(argv, " ")))
+		fmt.Fprintln(e.stdout, render.Clean(strings.Join(argv, " ")))
 		return nil
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("cannot find jig itself: %v", err)
-	}
-	cmd := exec.Command(self, argv...)
-	cmd.Args[0] = "jig"
-	cmd.Stdout, cmd.Stderr = e.stdout, e.stderr
-	var exited *exec.ExitError
-	if err := cmd.Run(); errors.As(err, &exited) {
-		return silent(exited.ExitCode()) // jig request said why
-	} else if err != nil {
-		return err
+	if code := run(argv, e); code != exitOK {
+		return silent(code) // jig request said why
 	}
 	return nil
 }
 
-// actionPane is the pane a plugin action was invoked on:
-// HERDR_PLUGIN_CONTEXT_JSON's focused_pane_id, else HERDR_PANE_ID.
-func actionPane(getenv func(string) string) string {
-	var pc struct {
-		FocusedPaneID string `json:"focused_pane_id"`
-	}
-	if ctx := getenv("HERDR_PLUGIN_CONTEXT_JSON"); ctx != "" && json.Unmarshal([]byte(ctx), &pc) == nil && pc.FocusedPaneID != "" {
-		return pc.FocusedPaneID
-	}
-	return getenv("HERDR_PANE_ID")
-}
-
-// paneSession is the live jig session in a Herdr pane.
-func paneSession(e *env, paneID string) (*status.Status, error) {
-	_, dir, panes, err := herdrState(e)
-	if err != nil {
-		return nil, err
-	}
-	pane := herdr1.Pane{PaneID: paneID}
-	for _, p := range panes {
-		if p.PaneID == paneID {
-			pane = p
-		}
-	}
-	s, err := herdr1.SessionFor(dir, e.liveness(), pane)
-	switch {
-	case err != nil:
-		return nil, status.Mark(status.ErrStateDir, err)
-	case s == nil:
-		return nil, status.Mark(status.ErrNoSession, fmt.Errorf("no jig session in pane %s", paneID))
-	}
-	return s, nil
-}
-
-// herdrState is what both herdr commands start from: the herdr program,
-// the state dir and Herdr's panes.
-func herdrState(e *env) (bin string, dir *status.Dir, panes []herdr1.Pane, err error) {
+// herdrState is what both herdr commands start from: the herdr program
+// and the state dir.
+func herdrState(e *env) (bin string, dir *status.Dir, err error) {
 	if bin, err = herdr1.Find(e.getenv); err != nil {
-		return "", nil, nil, noHerdr(err)
+		return "", nil, err
 	}
-	if dir, err = e.stateDir(); err != nil {
-		return "", nil, nil, err
-	}
-	if panes, err = herdr1.Panes(bin); err != nil {
-		return "", nil, nil, err
-	}
-	return bin, dir, panes, nil
-}
-
-func herdrSync(c *cli.Context, e *env) error {
-	bin, dir, panes, err := herdrState(e)
-	if err != nil {
-		return err
-	}
-	err = herdr1.Sync(bin, panes, dir, e.liveness(), e.now())
-	if err == nil || errors.As(err, new(*herdr1.ReportError)) {
-		return err
-	}
-	return status.Mark(status.ErrStateDir, err) // its listing of the sessions
+	dir, err = e.stateDir()
+	return bin, dir, err
 }

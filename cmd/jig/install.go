@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/install"
+	"jig/render"
 )
 
 // installCommand puts jig's integrations in place; each integration adds its
@@ -27,36 +28,10 @@ func installCommand(e *env) *cli.Command {
 	}
 }
 
-// sayEdit says on w what a --write or --uninstall did to a host's config,
-// with hint (what the user does next) after a change.
-func sayEdit(w io.Writer, c *cli.Context, edit install.Edit, uninstall bool, hint string) {
-	name := commandName(c)
-	switch {
-	case edit.Change == install.Added:
-		fmt.Fprintf(w, "jig: %s: added to %s; %s\n", name, edit.File, hint)
-	case edit.Change == install.Updated:
-		fmt.Fprintf(w, "jig: %s: updated jig's lines in %s; %s\n", name, edit.File, hint)
-	case edit.Change == install.Removed:
-		fmt.Fprintf(w, "jig: %s: removed jig's lines from %s; %s\n", name, edit.File, hint)
-	case uninstall:
-		fmt.Fprintf(w, "jig: %s: %s has no jig lines\n", name, edit.File)
-	default:
-		fmt.Fprintf(w, "jig: %s: %s already has jig's lines\n", name, edit.File)
-	}
-	for _, f := range edit.Deleted {
-		fmt.Fprintf(w, "jig: %s: removed %s\n", name, f)
-	}
-}
-
-// sayFile prints one file a step wrote, found as wanted, or removed.
-func sayFile(w io.Writer, f install.File) {
-	switch f.Change {
-	case install.Unchanged:
-		fmt.Fprintf(w, "%s (up to date)\n", f.Path)
-	case install.Removed:
-		fmt.Fprintf(w, "removed %s\n", f.Path)
-	default:
-		fmt.Fprintln(w, f.Path)
+// sayLines prints lines, cleaned, one a line.
+func sayLines(w io.Writer, lines ...string) {
+	for _, l := range lines {
+		fmt.Fprintln(w, render.Clean(l))
 	}
 }
 
@@ -87,19 +62,23 @@ func configAction(e *env, host func(c *cli.Context) configHost, words hostWords)
 		case c.Bool("uninstall"):
 			edit, err := h.Uninstall()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
-			sayEdit(e.stderr, c, edit, true, words.uninstall(edit))
+			for _, l := range edit.Lines(true, words.uninstall(edit)) {
+				e.warnf(c, "%s", l)
+			}
 		case c.Bool("write"):
 			edit, err := h.Write()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
-			sayEdit(e.stderr, c, edit, false, words.wrote(edit))
+			for _, l := range edit.Lines(false, words.wrote(edit)) {
+				e.warnf(c, "%s", l)
+			}
 		default:
 			lines, err := h.Lines()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			_, err = fmt.Fprint(e.stdout, words.print(lines))
 			return err

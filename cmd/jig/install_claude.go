@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -41,12 +40,10 @@ func installClaudeCommand(e *env) *cli.Command {
 			for _, n := range notes {
 				fmt.Fprintf(e.stderr, "jig: install claude: %s\n", n)
 			}
-			if bad := (*install.ConfigError)(nil); errors.As(err, &bad) {
-				return errorf(c, exitBadInput, "%v", err)
-			} else if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+			if err != nil {
+				return err // a settings file jig refuses to edit is bad input
 			}
-			sayFile(e.stdout, f)
+			sayLines(e.stdout, f.Line())
 			return nil
 		},
 	}

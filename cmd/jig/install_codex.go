@@ -2,13 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
 	"jig/codex"
 	"jig/install"
-	"jig/render"
 	"jig/status"
 )
 
@@ -36,13 +34,11 @@ func installCodexCommand(e *env) *cli.Command {
 				return err
 			}
 			for _, n := range res.Notes {
-				fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.Clean(n))
+				e.warnf(c, "%s", n)
 			}
-			for _, p := range res.Changed {
-				fmt.Fprintln(e.stdout, render.Clean(p))
-			}
+			sayLines(e.stdout, res.Changed...)
 			for _, p := range res.Unchanged {
-				fmt.Fprintf(e.stdout, "%s (up to date)\n", render.Clean(p))
+				sayLines(e.stdout, install.File{Path: p, Change: install.Unchanged}.Line())
 			}
 			return nil
 		},

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"io"
-
 	"github.com/urfave/cli/v2"
 
-	"jig/herdr/herdr1"
 	"jig/install"
 )
 
@@ -42,37 +38,11 @@ func installHerdrCommand(e *env) *cli.Command {
 			} else {
 				r, err = h.Install()
 			}
-			sayHerdr(e.stdout, r) // what was done before an error too
+			sayLines(e.stdout, r.Lines()...) // what was done before an error too
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
 			return nil
 		},
-	}
-}
-
-// sayHerdr prints what jig install herdr did, in the order it did it.
-func sayHerdr(w io.Writer, r install.HerdrReport) {
-	for _, f := range r.App {
-		sayFile(w, f)
-	}
-	if r.Link == install.LinkRemoved {
-		fmt.Fprintln(w, "herdr plugin jig unlinked")
-	}
-	for _, f := range r.Plugin {
-		sayFile(w, f)
-	}
-	switch r.Link {
-	case install.LinkNoHerdr:
-		fmt.Fprintf(w, "herdr not found; to link the plugin, run:\n  herdr plugin link %s\n", r.PluginDir)
-	case install.LinkAlreadyOff:
-		fmt.Fprintln(w, "herdr plugin jig (already linked, turned off: herdr plugin enable jig)")
-	case install.LinkAlready:
-		fmt.Fprintln(w, "herdr plugin jig (already linked)")
-	case install.LinkMade:
-		fmt.Fprintf(w, "herdr plugin jig linked from %s\n", r.PluginDir)
-	}
-	if r.PluginReady {
-		fmt.Fprintf(w, "Herdr shows jig's tokens only in a sidebar row that names them; add to Herdr's config.toml:\n%s\n", herdr1.SidebarRows)
 	}
 }

@@ -27,20 +27,20 @@ func installPiCommand(e *env) *cli.Command {
 			if c.Bool("uninstall") {
 				f, err := p.Uninstall()
 				if err != nil {
-					return errorf(c, exitFailed, "%v", err)
+					return err
 				}
 				if f.Change == install.Unchanged {
 					fmt.Fprintf(e.stdout, "no extension at %s\n", f.Path)
 					return nil
 				}
-				sayFile(e.stdout, f)
+				sayLines(e.stdout, f.Line())
 				return nil
 			}
 			f, err := p.Install()
 			if err != nil {
-				return errorf(c, exitFailed, "%v", err)
+				return err
 			}
-			sayFile(e.stdout, f)
+			sayLines(e.stdout, f.Line())
 			return nil
 		},
 	}

@@ -7,7 +7,6 @@ import (
 
 	"jig/pi"
 	"jig/render"
-	"jig/transcript"
 )
 
 // piCommand groups what jig does with Pi itself; each subcommand lives
@@ -102,29 +101,17 @@ func piShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			d, r, err := pi.Derive(file, c.String("leaf"), e.getenv("HOME"))
+			sh, err := pi.Show(file, c.String("leaf"), e.getenv("HOME"))
 			if err != nil {
 				return err
 			}
-			lin := pi.Lineage(d.Header.ParentSession)
-			bad := r.BadLines()
-			for _, b := range bad {
-				e.warnf(c, "warning: %s:%d: skipped: %s", file, b.Line, b.Reason)
-			}
-			if d.Skipped > len(bad) {
-				e.warnf(c, "warning: %s: %d more lines skipped", file, d.Skipped-len(bad))
-			}
-			if tail := r.Unread(); tail > 0 {
-				e.warnf(c, "warning: %s: last line has no newline yet (%d bytes), not read", file, tail)
+			for _, w := range sh.Warnings {
+				e.warnf(c, "warning: %s", w)
 			}
 			if c.Bool("json") {
-				return writeIndented(e.stdout, struct {
-					*transcript.Derived
-					BadLines []transcript.BadLine `json:"badLines"`
-					Lineage  []pi.LineageStep     `json:"lineage"`
-				}{d, bad, lin})
+				return writeIndented(e.stdout, sh)
 			}
-			render.PiShow(e.stdout, d, lin)
+			render.PiShow(e.stdout, sh.Derived, sh.Lineage)
 			return nil
 		},
 	}

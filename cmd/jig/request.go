@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/cmdline"
 	"jig/render"
 	"jig/request"
 	"jig/status"
@@ -44,10 +45,10 @@ func targetFlags() []cli.Flag {
 }
 
 func sendFlags() []cli.Flag {
-	return append(targetFlags(), &optionalValueFlag{&cli.GenericFlag{
+	return append(targetFlags(), &cmdline.OptionalFlag{GenericFlag: &cli.GenericFlag{
 		Name:  "wait",
 		Usage: "wait for the session's answer, print it, exit 0 when ok, 1 when not (--wait=DURATION, default 10s)",
-		Value: &waitValue{},
+		Value: &cmdline.OptionalDuration{Bare: defaultWait},
 	}})
 }
 
@@ -108,12 +109,12 @@ func sendAction(e *env, build func(c *cli.Context) (*request.Request, error)) cl
 		if _, err := request.Send(dir, s.Session, req); err != nil {
 			return err
 		}
-		wait := c.Generic("wait").(*waitValue)
-		if !wait.set {
+		wait := c.Generic("wait").(*cmdline.OptionalDuration)
+		if !wait.Given {
 			fmt.Fprintln(e.stdout, req.ID)
 			return nil
 		}
-		answer, err := request.Await(dir, s.Session, req.ID, e.liveness(), wait.d)
+		answer, err := request.Await(dir, s.Session, req.ID, e.liveness(), wait.D)
 		if err != nil {
 			return err
 		}
@@ -248,45 +249,3 @@ func requestShowCommand(e *env) *cli.Command {
 		},
 	}
 }
-
-// waitValue is --wait[=DURATION]: a bare --wait waits defaultWait.
-type waitValue struct {
-	d   time.Duration
-	set bool
-}
-
-func (w *waitValue) String() string {
-	if w == nil || !w.set {
-		return ""
-	}
-	return w.d.String()
-}
-
-func (w *waitValue) Set(v string) error {
-	switch v {
-	case "true":
-		w.d, w.set = defaultWait, true
-		return nil
-	case "false":
-		w.set = false
-		return nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return fmt.Errorf("want a duration such as 10s or 500ms, got %q", v)
-	}
-	w.d, w.set = d, true
-	return nil
-}
-
-// IsBoolFlag lets the flag parser take a bare --wait, and --wait=5s.
-func (w *waitValue) IsBoolFlag() bool { return true }
-
-// optionalValueFlag is a flag whose value is optional: it never takes the
-// next argument as its value (write --wait=5s, not --wait 5s).
-type optionalValueFlag struct{ *cli.GenericFlag }
-
-func (optionalValueFlag) TakesValue() bool { return false }
-
-// String is the help line, built from this flag so it shows no placeholder.
-func (f optionalValueFlag) String() string { return cli.FlagStringer(f) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -49,8 +50,8 @@ func sessionWriteCommand(e *env) *cli.Command {
 			var file string
 			if c.String("transcript") != "" && !c.Bool("end") {
 				var err error
-				if file, id, err = transcriptSession(c.String("transcript"), id); err != nil {
-					return errorf(c, exitBadInput, "%v", err)
+				if file, id, err = writer.PiSession(c.String("transcript"), id); err != nil {
+					return err
 				}
 			}
 			if err := needSession(c, id); err != nil {
@@ -60,12 +61,10 @@ func sessionWriteCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			w := e.writer(dir)
+			host, _ := e.hostname()
+			w := writer.New(dir, e.now, e.getenv, host)
 			if c.Bool("end") {
-				if err := w.End(id); err != nil {
-					return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-				}
-				return nil
+				return w.End(id)
 			}
 			return e.sessionWrite(c, w, id, file)
 		},
@@ -75,12 +74,12 @@ func sessionWriteCommand(e *env) *cli.Command {
 // sessionWrite writes session id from stdin, and from the Pi transcript
 // file when one is given.
 func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) error {
-	live, err := e.readStdin()
-	if err != nil {
-		return errorf(c, exitBadInput, "stdin: %v", err)
+	live, err := e.readStdin(c)
+	if err == nil {
+		err = fitsStatus(live)
 	}
-	if len(live) > status.MaxFileSize {
-		return errorf(c, exitBadInput, "stdin: larger than %d bytes", status.MaxFileSize)
+	if err != nil {
+		return err
 	}
 	pid := c.Int("pid")
 	if pid < 0 {
@@ -90,46 +89,44 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 		pid = os.Getppid()
 	}
 	var problems []error
-	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: e.agentDir(), Live: live,
+	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: agentDir(e.getenv), Live: live,
 		KeepSaid: true, Ticket: &writer.Ticket{Warn: func(p error) { problems = append(problems, p) }}}
 	if file != "" {
 		u.Transcript = writer.PiTranscript(file, e.getenv("HOME"))
 	}
 	_, err = w.Write(u)
-	e.warn(c, problems...) // after the lock is let go: stderr may block
-	var refused *writer.Refused
-	switch {
-	case errors.As(err, &refused) && refused.Transcript:
-		return errorf(c, exitBadInput, "%v", refused.Err)
-	case errors.As(err, &refused):
-		return errorf(c, exitBadInput, "stdin: %v", refused.Err)
-	case err != nil:
-		return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
+	for _, p := range problems { // after the lock is let go: stderr may block
+		e.warnf(c, "warning: %v", p)
 	}
-	return nil
-}
-
-// writer is the session writer of this process's environment.
-func (e *env) writer(dir *status.Dir) *writer.Writer {
-	host, _ := e.hostname()
-	return writer.New(dir, e.now, e.getenv, host)
-}
-
-// stateErrorCode is exitStateDir for a state dir jig must not trust (a
-// foreign or loose folder, a planted symlink), else the command's code.
-func stateErrorCode(err error, otherwise int) int {
-	if errors.Is(err, status.ErrUnsafeDir) || errors.Is(err, status.ErrSymlink) {
-		return exitStateDir
+	if refused := (*writer.Refused)(nil); errors.As(err, &refused) && !refused.Transcript {
+		return fmt.Errorf("stdin: %w", err) // the fields the agent said
 	}
-	return otherwise
+	return err
 }
 
-// readStdin reads what the agent says, up to one byte more than a status
-// file may hold. A terminal says nothing: run by hand, the command does not
-// wait for typing.
-func (e *env) readStdin() ([]byte, error) {
+// readStdin reads what the agent says to a command that takes no
+// arguments, up to one byte more than a status file may hold (fitsStatus
+// says whether it does). A terminal says nothing: run by hand, the command
+// does not wait for typing.
+func (e *env) readStdin(c *cli.Context) ([]byte, error) {
+	if err := noArgs(c); err != nil {
+		return nil, err
+	}
 	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		return nil, nil
 	}
-	return io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
+	if err != nil {
+		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
+	}
+	return data, nil
+}
+
+// fitsStatus refuses what an agent said on stdin when it is larger than a
+// status file may be: bad input.
+func fitsStatus(data []byte) error {
+	if len(data) > status.MaxFileSize {
+		return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: larger than %d bytes", status.MaxFileSize))
+	}
+	return nil
 }

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -70,17 +70,8 @@ func sessionWatchCommand(e *env) *cli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			var last []byte
-			return dir.Watch(ctx, s.Session, e.liveness(), func(s *status.Status, _ []byte) error {
-				// a line only when it changes: a write seldom changes what --jq picks
-				var line bytes.Buffer
-				if err := out.Status(&line, s); err != nil || bytes.Equal(line.Bytes(), last) {
-					return err
-				}
-				last = line.Bytes()
-				_, err := e.stdout.Write(last)
-				return err
-			})
+			show := out.Changes(e.stdout)
+			return dir.Watch(ctx, s.Session, e.liveness(), func(s *status.Status, _ []byte) error { return show(s) })
 		},
 	}
 }
@@ -88,49 +79,30 @@ func sessionWatchCommand(e *env) *cli.Command {
 // watchTransitions is watch acting on transitions: --on, --exec, --notify,
 // over one session or --all.
 func (e *env) watchTransitions(c *cli.Context, id string) error {
-	on, err := notify.ParseOn(c.String("on"))
-	switch {
-	case err != nil:
-		return usageError(c, "--on %v", err)
-	case c.Bool("all") && (id != "" || c.IsSet("terminal")):
-		return usageError(c, "--all watches every session: no session ID or --terminal")
-	case id != "" && c.IsSet("terminal"):
-		return usageError(c, "a session ID and --terminal cannot be combined")
-	case c.IsSet("exec") && strings.TrimSpace(c.String("exec")) == "":
-		return usageError(c, "--exec: want a command")
+	on, err := transitionsOn(c, id)
+	if err != nil {
+		return err
 	}
 	out, err := e.printer(c, render.Output{Lines: true})
 	if err != nil {
 		return err
 	}
-	w := &notify.Watcher{Live: e.liveness(), On: on,
-		Warn: func(err error) { fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.ErrorLine(err.Error())) }}
-	outputAsked := c.Bool("json") || c.IsSet("jq") || c.IsSet("format")
-	switch {
-	case outputAsked:
-		w.Print = func(ev notify.Event) error { return out.Status(e.stdout, ev.Status) }
-	case !c.IsSet("exec") && !c.Bool("notify"):
-		w.Print = func(ev notify.Event) error { _, err := fmt.Fprintln(e.stdout, ev.Line()); return err }
-	}
+	w := &notify.Watcher{Live: e.liveness(), On: on, Print: transitionPrint(c, out, e.stdout),
+		Warn: func(err error) { sayError(e.stderr, c, err) }}
 	if c.IsSet("exec") {
 		w.Exec = &notify.Exec{Command: c.String("exec"), Environ: os.Environ(), Stdout: e.stdout, Stderr: e.stderr}
 	}
 	if c.Bool("notify") {
-		w.Notify = notify.NewNotifier(e.getenv)
-		if w.Notify.Via == notify.ViaOSC9 || w.Notify.Via == notify.ViaOSC777 {
-			tty, closeTTY := notify.Terminal(e.stderr)
-			defer closeTTY()
-			w.Notify.TTY = tty
-		}
+		n, closeTTY := notify.Open(e.getenv, e.stderr)
+		defer closeTTY()
+		w.Notify = n
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if c.Bool("all") {
-		dir, err := e.stateDir()
-		if err != nil {
+		if w.Dir, err = e.stateDir(); err != nil {
 			return err
 		}
-		w.Dir = dir
 		return w.All(ctx)
 	}
 	dir, s, err := e.resolve(status.Target{Session: id, Terminal: c.String("terminal"), Live: true}, "a session ID, --terminal or --all")
@@ -142,4 +114,34 @@ func (e *env) watchTransitions(c *cli.Context, id string) error {
 	}
 	w.Dir = dir
 	return w.Session(ctx, s.Session)
+}
+
+// transitionsOn is the transitions --on names, once the flags that say
+// what to watch agree.
+func transitionsOn(c *cli.Context, id string) ([]string, error) {
+	on, err := notify.ParseOn(c.String("on"))
+	switch {
+	case err != nil:
+		return nil, usageError(c, "--on %v", err)
+	case c.Bool("all") && (id != "" || c.IsSet("terminal")):
+		return nil, usageError(c, "--all watches every session: no session ID or --terminal")
+	case id != "" && c.IsSet("terminal"):
+		return nil, usageError(c, "a session ID and --terminal cannot be combined")
+	case c.IsSet("exec") && strings.TrimSpace(c.String("exec")) == "":
+		return nil, usageError(c, "--exec: want a command")
+	}
+	return on, nil
+}
+
+// transitionPrint is what watch prints at a transition: the status as
+// --json, --jq or --format make it, else the event's line unless --exec or
+// --notify act on it instead (nil: nothing).
+func transitionPrint(c *cli.Context, out *render.Printer, w io.Writer) func(notify.Event) error {
+	switch {
+	case c.Bool("json") || c.IsSet("jq") || c.IsSet("format"):
+		return func(ev notify.Event) error { return out.Status(w, ev.Status) }
+	case !c.IsSet("exec") && !c.Bool("notify"):
+		return func(ev notify.Event) error { _, err := fmt.Fprintln(w, ev.Line()); return err }
+	}
+	return nil
 }

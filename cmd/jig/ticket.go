@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,7 +34,11 @@ func ticketCommand(e *env) *cli.Command {
 					if !ticket.ValidKey(key) {
 						return usageError(c, "%q is not a ticket key (such as SHOP-142)", render.Clean(status.Cut(key)))
 					}
-					return e.ticketChoice(c, func(dir *status.Dir, cwd string) error { return ticket.Use(dir, cwd, key) })
+					dir, cwd, err := e.ticketFolder()
+					if err != nil {
+						return err
+					}
+					return ticket.Use(dir, cwd, key)
 				},
 			},
 			{
@@ -47,7 +49,11 @@ func ticketCommand(e *env) *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					return e.ticketChoice(c, ticket.Clear)
+					dir, cwd, err := e.ticketFolder()
+					if err != nil {
+						return err
+					}
+					return ticket.Clear(dir, cwd)
 				},
 			},
 			{
@@ -60,114 +66,38 @@ func ticketCommand(e *env) *cli.Command {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					return e.ticketShow(c)
+					dir, cwd, err := e.ticketFolder()
+					if err != nil {
+						return err
+					}
+					f := ticket.Resolve(e.getenv, agentDir(e.getenv), ticket.Sources{State: dir, CWD: cwd}, transcript.NewRepoFinder().Repo)
+					for _, p := range f.Problems {
+						e.warnf(c, "warning: %v", p)
+					}
+					if f.Ticket == nil {
+						return status.Mark(status.ErrNotFound, fmt.Errorf("no active ticket: %s", f.Key.Head.NoKey(cwd)))
+					}
+					if e.stdoutTTY {
+						render.Ticket(e.stdout, f)
+						return nil
+					}
+					return writeIndented(e.stdout, render.TicketJSON(f))
 				},
 			},
 		},
 	}
 }
 
-// ticketChoice runs a change of the working folder's choice.
-func (e *env) ticketChoice(c *cli.Context, change func(*status.Dir, string) error) error {
+// ticketFolder is the state dir and the working folder a ticket command
+// works on.
+func (e *env) ticketFolder() (*status.Dir, string, error) {
 	dir, err := e.stateDir()
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return errorf(c, exitFailed, "working folder: %v", err)
+		return nil, "", fmt.Errorf("working folder: %v", err)
 	}
-	if err := change(dir, cwd); err != nil {
-		return errorf(c, stateErrorCode(err, exitFailed), "%v", err)
-	}
-	return nil
-}
-
-// findTicket is the active ticket of cwd as a writer finds it; event is a
-// key said live ("" for none).
-func (e *env) findTicket(dir *status.Dir, cwd, event string) *ticket.Found {
-	return ticket.Resolve(e.getenv, e.agentDir(), ticket.Sources{Event: event, State: dir, CWD: cwd},
-		transcript.NewRepoFinder().Repo)
-}
-
-// warn says each problem on a line of its own: what it spoiled is left
-// out, the command goes on.
-func (e *env) warn(c *cli.Context, problems ...error) {
-	for _, p := range problems {
-		fmt.Fprintf(e.stderr, "jig: %s: warning: %s\n", commandName(c), render.Clean(p.Error()))
-	}
-}
-
-func (e *env) ticketShow(c *cli.Context) error {
-	dir, err := e.stateDir()
-	if err != nil {
-		return err
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return errorf(c, exitFailed, "working folder: %v", err)
-	}
-	f := e.findTicket(dir, cwd, "")
-	e.warn(c, f.Problems...)
-	if f.Ticket == nil {
-		return errorf(c, exitNone, "no active ticket: %s", render.Clean(noKeyReason(f.Key.Head, cwd)))
-	}
-	if e.stdoutTTY {
-		fmt.Fprintln(e.stdout, strings.Join(ticketLines(f), "\n"))
-		return nil
-	}
-	out := struct {
-		Ticket   *status.Ticket   `json:"ticket"`
-		Workflow *status.Workflow `json:"workflow"`
-		From     string           `json:"from"`
-		Folder   *string          `json:"folder"`
-		Outputs  []status.Output  `json:"outputs"`
-	}{f.Ticket, f.Workflow, f.Key.From, nil, f.Outputs}
-	if f.Folder != "" {
-		out.Folder = &f.Folder
-	}
-	data, _ := json.MarshalIndent(out, "", "  ")
-	fmt.Fprintf(e.stdout, "%s\n", data)
-	return nil
-}
-
-// noKeyReason says why no source named a key.
-func noKeyReason(h ticket.Head, cwd string) string {
-	why := "no choice for " + cwd + " (jig ticket use KEY), and "
-	switch {
-	case h.GitDir == "":
-		return why + "it is in no git work tree"
-	case h.Detached:
-		return why + "its git HEAD is detached"
-	}
-	return why + fmt.Sprintf("its branch %q names no key", h.Branch)
-}
-
-// ticketLines is the active ticket for a human.
-func ticketLines(f *ticket.Found) []string {
-	t := f.Ticket
-	l := []string{t.Key + "  " + t.Title + "  (from the " + f.Key.From + ")"}
-	if t.URL != "" {
-		l = append(l, "  "+t.URL)
-	}
-	if w := f.Workflow; w != nil {
-		var stages []string
-		for _, s := range w.Stages {
-			if s == w.Current {
-				s = "[" + s + "]"
-			}
-			stages = append(stages, s)
-		}
-		l = append(l, fmt.Sprintf("  workflow %s: %s  %s", w.Name, w.Current, strings.Join(stages, " → ")))
-	}
-	if f.Folder == "" {
-		l = append(l, "  no ticket folder")
-	}
-	for _, o := range f.Outputs {
-		l = append(l, "  "+o.At.Local().Format("2006-01-02 15:04")+"  "+o.Path)
-	}
-	for i := range l {
-		l[i] = render.Clean(strings.TrimRight(l[i], " "))
-	}
-	return l
+	return dir, cwd, nil
 }

@@ -52,13 +52,13 @@ rows = [["state_icon", "workspace", "tab"], ["agent", "$jig_ctx", "$jig_cost", "
 var ErrNotFound = errors.New("herdr not found: set HERDR_BIN_PATH or put herdr on PATH")
 
 // Find is $HERDR_BIN_PATH (Herdr sets it for its plugins), else herdr on
-// PATH.
+// PATH. Its error is always ErrNotFound.
 func Find(getenv func(string) string) (string, error) {
 	if p := getenv("HERDR_BIN_PATH"); p != "" {
 		if executable(p) {
 			return p, nil
 		}
-		return "", fmt.Errorf("HERDR_BIN_PATH=%s is not an executable file", p)
+		return "", status.Mark(ErrNotFound, fmt.Errorf("HERDR_BIN_PATH=%s is not an executable file", p))
 	}
 	for _, d := range filepath.SplitList(getenv("PATH")) {
 		if d == "" {
@@ -239,6 +239,41 @@ func SessionFor(dir *status.Dir, live status.Liveness, p Pane) (*status.Status, 
 	return s, nil
 }
 
+// PaneSession is the live jig session in the pane paneID, as SessionFor
+// finds it in the pane Herdr lists: status.ErrNoSession when there is none.
+func PaneSession(bin string, dir *status.Dir, live status.Liveness, paneID string) (*status.Status, error) {
+	panes, err := Panes(bin)
+	if err != nil {
+		return nil, err
+	}
+	pane := Pane{PaneID: paneID}
+	for _, p := range panes {
+		if p.PaneID == paneID {
+			pane = p
+		}
+	}
+	s, err := SessionFor(dir, live, pane)
+	switch {
+	case err != nil:
+		return nil, status.Mark(status.ErrStateDir, err)
+	case s == nil:
+		return nil, status.Mark(status.ErrNoSession, fmt.Errorf("no jig session in pane %s", paneID))
+	}
+	return s, nil
+}
+
+// ActionPane is the pane a plugin action was invoked on:
+// HERDR_PLUGIN_CONTEXT_JSON's focused_pane_id, else HERDR_PANE_ID.
+func ActionPane(getenv func(string) string) string {
+	var pc struct {
+		FocusedPaneID string `json:"focused_pane_id"`
+	}
+	if ctx := getenv("HERDR_PLUGIN_CONTEXT_JSON"); ctx != "" && json.Unmarshal([]byte(ctx), &pc) == nil && pc.FocusedPaneID != "" {
+		return pc.FocusedPaneID
+	}
+	return getenv("HERDR_PANE_ID")
+}
+
 // SessionID is the session id in a Pi transcript's file name,
 // <time>_<id>.jsonl.
 func SessionID(path string) (string, bool) {
@@ -250,15 +285,20 @@ func SessionID(path string) (string, bool) {
 	return id, ok && id != ""
 }
 
-// Sync sends each pane its reports (Reports) and says which failed: every
-// pane is tried, the failures come back in one error. An unreadable state
-// dir stops it. now orders a release after every report before it.
-func Sync(bin string, panes []Pane, dir *status.Dir, live status.Liveness, now time.Time) error {
+// Sync lists Herdr's panes and sends each its reports (Reports), saying
+// which failed: every pane is tried, the failures come back in one error.
+// An unreadable state dir stops it (status.ErrStateDir). now orders a
+// release after every report before it.
+func Sync(bin string, dir *status.Dir, live status.Liveness, now time.Time) error {
+	panes, err := Panes(bin)
+	if err != nil {
+		return err
+	}
 	var failed []string
 	for _, p := range panes {
 		s, err := SessionFor(dir, live, p)
 		if err != nil {
-			return err
+			return status.Mark(status.ErrStateDir, err)
 		}
 		for _, args := range Reports(p, s, now) {
 			if _, err := Run(bin, args...); err != nil {

@@ -2,7 +2,8 @@
 // through the same code a live session uses: a real bridge (pi/bridge) fed
 // the lines jig's Pi extension sends at each of Pi's events, the writer,
 // the status file, and the session found again by its terminal, as a
-// status bar finds it. `jig demo` prints what it finds at each entry.
+// status bar finds it. Show prints what it finds at each entry, for
+// `jig demo`.
 package replay
 
 import (

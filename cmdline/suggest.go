@@ -1,4 +1,4 @@
-package main
+package cmdline
 
 import (
 	"regexp"
@@ -25,8 +25,8 @@ func didYouMean(typed, name string) string {
 	return " (did you mean " + strconv.Quote(name) + "?)"
 }
 
-// suggestCommand is didYouMean for an unknown command among cmds.
-func suggestCommand(cmds []*cli.Command, typed string) string {
+// SuggestCommand is didYouMean for an unknown command among cmds.
+func SuggestCommand(cmds []*cli.Command, typed string) string {
 	if cli.SuggestCommand == nil || typed == "" {
 		return ""
 	}
@@ -54,10 +54,10 @@ func suggestCommand(cmds []*cli.Command, typed string) string {
 // always spells with one dash ("flag provided but not defined: -jsn").
 var goFlagName = regexp.MustCompile(`(defined: |argument: |for flag |for )-([^\s:=]+)`)
 
-// flagError rewrites a flag parser's error for the command line args: each
+// FlagError rewrites a flag parser's error for the command line args: each
 // flag spelled as the user typed it (`--jsn`, not `-jsn`), and a flag that
 // does not exist followed by the closest one that does.
-func flagError(err error, flags []cli.Flag, args []string) string {
+func FlagError(err error, flags []cli.Flag, args []string) string {
 	msg := err.Error()
 	var unknown string
 	msg = goFlagName.ReplaceAllStringFunc(msg, func(m string) string {

@@ -1,13 +1,19 @@
-package main
+// Package cmdline is how jig reads its command line, over urfave/cli v2:
+// flags after the arguments, one-line flag errors with a suggestion, flags
+// whose value is optional, the words a shell may complete, and the version
+// line. It knows no command: cmd/jig declares them and hands them in.
+package cmdline
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
-// normalizeArgs moves a command's flags ahead of its arguments, so that
+// Normalize moves a command's flags ahead of its arguments, so that
 // `jig session for-terminal %3 --json` means what it says: urfave/cli v2
 // stops parsing flags at the first argument and would take `--json` as an
 // argument, silently. A flag that takes a value keeps its value; `--` ends
@@ -16,14 +22,14 @@ import (
 // arguments, it would silently take one of them as its value. So is an
 // empty argument, or an empty value of a flag that takes an ID (emptyWord):
 // a script's unset variable must not read as "not given".
-func normalizeArgs(app *cli.App, args []string) ([]string, error) {
+func Normalize(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
 	}
 	// Shell completion asks with a last argument urfave/cli looks for there
 	// only: it stays last.
 	if n := len(args) - 1; args[n] == "--"+cli.BashCompletionFlag.Names()[0] {
-		out, err := normalizeArgs(app, args[:n:n])
+		out, err := Normalize(app, args[:n:n])
 		return append(out, args[n]), err
 	}
 	out, path, cmd, rest := walkCommands(app, args)
@@ -60,13 +66,13 @@ func walkCommands(app *cli.App, args []string) (out, path []string, cmd *cli.Com
 			}
 			out = append(out, tok)
 			rest = rest[1:]
-			if takesValue(flags, tok) && len(rest) > 0 {
+			if TakesValue(flags, tok) && len(rest) > 0 {
 				out = append(out, rest[0])
 				rest = rest[1:]
 			}
 			continue
 		}
-		next := findCommand(subs, tok)
+		next := FindCommand(subs, tok)
 		if next == nil {
 			break
 		}
@@ -92,31 +98,31 @@ func moveFlags(cmd *cli.Command, flags []cli.Flag, rest, path []string) (moved, 
 		case tok == "--":
 			for n, w := range rest[i+1:] {
 				if w == "" {
-					return nil, nil, emptyWord(path, argName(cmd, path, len(positional)+n))
+					return nil, nil, emptyWord(path, ArgName(cmd, path, len(positional)+n))
 				}
 			}
 			return moved, append(positional, rest[i:]...), nil
 		case strings.HasPrefix(tok, "-") && tok != "-":
 			moved = append(moved, tok)
-			if name, value, ok := strings.Cut(tok, "="); ok && value == "" && takesID(flags, name) {
+			if name, value, ok := strings.Cut(tok, "="); ok && value == "" && TakesID(flags, name) {
 				return nil, nil, emptyWord(path, name+" ID")
 			}
-			if !takesValue(flags, tok) {
+			if !TakesValue(flags, tok) {
 				continue
 			}
 			if i+1 == len(rest) {
 				if len(positional) == 0 {
 					continue // nothing to take: the parser reports it
 				}
-				return nil, nil, exitf(exitUsage, "%s: flag needs an argument: %s", strings.Join(path, " "), tok)
+				return nil, nil, Usagef("%s: flag needs an argument: %s", strings.Join(path, " "), tok)
 			}
 			i++
-			if rest[i] == "" && takesID(flags, tok) {
+			if rest[i] == "" && TakesID(flags, tok) {
 				return nil, nil, emptyWord(path, tok+" ID")
 			}
 			moved = append(moved, rest[i])
 		case tok == "":
-			return nil, nil, emptyWord(path, argName(cmd, path, len(positional)))
+			return nil, nil, emptyWord(path, ArgName(cmd, path, len(positional)))
 		default:
 			positional = append(positional, tok)
 		}
@@ -127,12 +133,12 @@ func moveFlags(cmd *cli.Command, flags []cli.Flag, rest, path []string) (moved, 
 // emptyWord is the usage error for an empty argument or ID: what is empty
 // named as empty, whichever command takes it.
 func emptyWord(path []string, what string) error {
-	return exitf(exitUsage, "%s: %s is empty", strings.Join(path, " "), what)
+	return Usagef("%s: %s is empty", strings.Join(path, " "), what)
 }
 
-// argName is what the command's usage line calls its argument n (ID,
+// ArgName is what the command's usage line calls its argument n (ID,
 // FILE|ID, KEY), "the argument" when it names none.
-func argName(cmd *cli.Command, path []string, n int) string {
+func ArgName(cmd *cli.Command, path []string, n int) string {
 	if cmd == nil || len(cmd.Subcommands) > 0 {
 		return "the command"
 	}
@@ -153,7 +159,8 @@ func argName(cmd *cli.Command, path []string, n int) string {
 	return "the argument"
 }
 
-func findCommand(cmds []*cli.Command, name string) *cli.Command {
+// FindCommand is the command of cmds that name names, nil when none does.
+func FindCommand(cmds []*cli.Command, name string) *cli.Command {
 	for _, c := range cmds {
 		if c.HasName(name) {
 			return c
@@ -162,9 +169,9 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 	return nil
 }
 
-// takesID reports whether tok names a flag whose value is an ID: its usage
+// TakesID reports whether tok names a flag whose value is an ID: its usage
 // calls the value `ID` (--session, --terminal).
-func takesID(flags []cli.Flag, tok string) bool {
+func TakesID(flags []cli.Flag, tok string) bool {
 	name := strings.TrimLeft(tok, "-")
 	for _, f := range flags {
 		if d, ok := f.(cli.DocGenerationFlag); ok && slices.Contains(f.Names(), name) {
@@ -176,9 +183,9 @@ func takesID(flags []cli.Flag, tok string) bool {
 	return false
 }
 
-// takesValue reports whether tok is a known flag that wants the next
+// TakesValue reports whether tok is a known flag that wants the next
 // argument as its value (`--session S`, not `--session=S` or `--json`).
-func takesValue(flags []cli.Flag, tok string) bool {
+func TakesValue(flags []cli.Flag, tok string) bool {
 	if strings.Contains(tok, "=") {
 		return false
 	}
@@ -195,4 +202,18 @@ func takesValue(flags []cli.Flag, tok string) bool {
 		}
 	}
 	return false
+}
+
+// ErrUsage is the kind of error a command line that is wrong makes.
+var ErrUsage = errors.New("usage error")
+
+// usageError is an error in how a command was called, in its own words.
+type usageError string
+
+func (e usageError) Error() string      { return string(e) }
+func (usageError) Is(target error) bool { return target == ErrUsage }
+
+// Usagef is an error of kind ErrUsage, saying what format says.
+func Usagef(format string, args ...any) error {
+	return usageError(fmt.Sprintf(format, args...))
 }

@@ -1,0 +1,24 @@
+package transcript
+
+import pi "jig/transcript"
+
+// Shown is what `jig claude show` says of a transcript read whole: what it
+// derives, and the tools and skills Claude offered (lists, never null).
+type Shown struct {
+	*pi.Derived
+	Offered  []string `json:"offered"`
+	Deferred []string `json:"deferred"`
+	Skills   []string `json:"skills"`
+}
+
+// Show reads the transcript file whole. A file that is no Claude Code
+// transcript is status.ErrBadInput.
+func Show(file string) (*Shown, error) {
+	r := NewReader(file)
+	if err := pi.ReadWhole(r, file, "not a Claude Code transcript: no session id"); err != nil {
+		return nil, err
+	}
+	offered, deferred := r.Tools()
+	return &Shown{Derived: r.Derive(pi.NewRepoFinder().Repo), Offered: append([]string{}, offered...),
+		Deferred: append([]string{}, deferred...), Skills: append([]string{}, r.Skills()...)}, nil
+}
