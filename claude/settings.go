@@ -402,7 +402,11 @@ func Install(data []byte, bin string) (out []byte, changed bool, notes []string,
 		s.push(gs, indentOf(hooks, ev), g)
 		changed = true
 	}
-	if s.installStatusLine(bin, &notes) {
+	lineChanged, err := s.installStatusLine(bin, &notes)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	if lineChanged {
 		changed = true
 	}
 	if !changed {
@@ -417,25 +421,29 @@ func Install(data []byte, bin string) (out []byte, changed bool, notes []string,
 // --then and prints its line, so the user keeps theirs and jig gets
 // Claude's JSON; every other key of it (refreshInterval, padding) stays as
 // the user had it, so Uninstall gives it back as it was. It reports
-// whether it changed anything.
-func (s *settings) installStatusLine(bin string, notes *[]string) bool {
+// whether it changed anything; a statusLine object that names no command
+// is refused (nothing to keep, nothing to wrap).
+func (s *settings) installStatusLine(bin string, notes *[]string) (bool, error) {
 	line := statusLineSpec{Type: "command", Command: Command(bin, "statusline"), RefreshInterval: RefreshInterval}
 	cur := member(s.obj(), "statusLine")
 	if cur == nil {
 		s.add(s.obj(), "", "statusLine", line)
-		return true
+		return true, nil
 	}
 	indent := indentOf(s.obj(), "statusLine")
 	obj, ok := cur.Value.(*hujson.Object)
 	if !ok {
 		s.set(cur, line, indent) // null or no settings at all
-		return true
+		return true, nil
 	}
 	var said struct {
 		Command         string   `json:"command"`
 		RefreshInterval *float64 `json:"refreshInterval"`
 	}
 	decode(cur, &said)
+	if member(obj, "command") == nil || said.Command == "" {
+		return false, errors.New("statusLine: an object with no command: give it one, or remove it")
+	}
 	theirs, isWrapped := unwrap(said.Command)
 	if !isJig(said.Command, "statusline") {
 		theirs, isWrapped = said.Command, true
@@ -444,10 +452,10 @@ func (s *settings) installStatusLine(bin string, notes *[]string) bool {
 	if isWrapped {
 		want := wrapped(bin, theirs)
 		if said.Command == want {
-			return false
+			return false, nil
 		}
 		s.set(member(obj, "command"), want, indent)
-		return true
+		return true, nil
 	}
 	changed := false
 	if said.Command != line.Command {
@@ -462,7 +470,7 @@ func (s *settings) installStatusLine(bin string, notes *[]string) bool {
 		}
 		changed = true
 	}
-	return changed
+	return changed, nil
 }
 
 // Uninstall removes exactly jig's hooks and statusLine from the settings
