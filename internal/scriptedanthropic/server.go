@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -65,8 +64,7 @@ type Request struct {
 type Server struct {
 	URL string // base URL, for ANTHROPIC_BASE_URL
 
-	srv    *http.Server
-	script *scripted.Script[Reply, Request]
+	*scripted.Server[Reply, Request]
 
 	mu     sync.Mutex
 	served Usage
@@ -74,30 +72,17 @@ type Server struct {
 
 // Start listens on an ephemeral port of 127.0.0.1.
 func Start() (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	s := &Server{}
+	base, err := scripted.Serve[Reply, Request](func(mux *http.ServeMux) {
+		mux.HandleFunc("POST /v1/messages", s.messages)
+		mux.HandleFunc("POST /v1/messages/count_tokens", countTokens)
+	})
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), script: scripted.New[Reply, Request]()}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/messages", s.messages)
-	mux.HandleFunc("POST /v1/messages/count_tokens", countTokens)
-	s.srv = &http.Server{Handler: mux}
-	go s.srv.Serve(ln)
+	s.Server, s.URL = base, "http://"+base.Addr+""
 	return s, nil
 }
-
-// Close stops the server and releases any request still waiting.
-func (s *Server) Close() {
-	s.script.Close()
-	s.srv.Close()
-}
-
-// Queue adds replies, answered in order, one per request.
-func (s *Server) Queue(r ...Reply) { s.script.Queue(r...) }
-
-// Requests returns the requests received so far.
-func (s *Server) Requests() []Request { return s.script.Requests() }
 
 // Served is the usage of every reply sent so far, summed: what the agent
 // was told it paid for, whichever of its requests (the conversation's, a
@@ -111,7 +96,7 @@ func (s *Server) Served() Usage {
 // WaitRequests blocks until n requests have arrived, the server closed or
 // the time ran out, and reports whether they arrived.
 func (s *Server) WaitRequests(n int, limit time.Duration) bool {
-	return s.script.WaitRequests(n, nil, limit)
+	return s.Script.WaitRequests(n, nil, limit)
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
@@ -132,7 +117,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		req.Tools = append(req.Tools, t.Name)
 	}
 	ctx := r.Context()
-	reply, n, ok := s.script.Take(ctx, req)
+	reply, n, ok := s.Script.Take(ctx, req)
 	if !ok {
 		http.Error(w, "no scripted reply", http.StatusServiceUnavailable)
 		return

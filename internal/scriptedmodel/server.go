@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 
 	"jig/internal/scripted"
@@ -49,40 +48,26 @@ type Request struct {
 type Server struct {
 	URL string // base URL, ending in /v1
 
-	srv    *http.Server
-	script *scripted.Script[Reply, Request]
+	*scripted.Server[Reply, Request]
 }
 
 // Start listens on an ephemeral port of 127.0.0.1.
 func Start() (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	s := &Server{}
+	base, err := scripted.Serve[Reply, Request](func(mux *http.ServeMux) {
+		mux.HandleFunc("POST /v1/chat/completions", s.complete)
+	})
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{URL: "http://" + ln.Addr().String() + "/v1", script: scripted.New[Reply, Request]()}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/chat/completions", s.complete)
-	s.srv = &http.Server{Handler: mux}
-	go s.srv.Serve(ln)
+	s.Server, s.URL = base, "http://"+base.Addr+"/v1"
 	return s, nil
 }
-
-// Close stops the server and releases any request still waiting.
-func (s *Server) Close() {
-	s.script.Close()
-	s.srv.Close()
-}
-
-// Queue adds replies, answered in order, one per request.
-func (s *Server) Queue(r ...Reply) { s.script.Queue(r...) }
-
-// Requests returns the requests received so far.
-func (s *Server) Requests() []Request { return s.script.Requests() }
 
 // WaitRequests blocks until n requests have arrived or done is closed, and
 // reports whether they arrived.
 func (s *Server) WaitRequests(n int, done <-chan struct{}) bool {
-	return s.script.WaitRequests(n, done, 0)
+	return s.Script.WaitRequests(n, done, 0)
 }
 
 func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
@@ -102,7 +87,7 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	for _, t := range body.Tools {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
-	reply, _, ok := s.script.Take(r.Context(), req)
+	reply, _, ok := s.Script.Take(r.Context(), req)
 	if !ok {
 		http.Error(w, "no scripted reply", http.StatusServiceUnavailable)
 		return
