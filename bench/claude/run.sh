@@ -40,34 +40,7 @@ export JIG_STATE_DIR="$work/state" HOME="$work/home" CLAUDE_PID=$$ TMUX=/tmp/t,1
 size=$(stat -c %s "$JIG_STATE_DIR/sessions/s1.json")
 
 declare -A cmd=([hello]="$work/hello" [hook]="$work/jig claude hook" [tagged]="$work/jig-tags claude hook")
-names=(hello hook tagged)
-: >"$work/rounds"
-for ((r = 0; r < rounds; r++)); do
-	declare -A tm=()
-	for ((i = 0; i < runs; i++)); do
-		for n in "${names[@]}"; do
-			t0=$EPOCHREALTIME
-			${cmd[$n]} <"$work/in.json" >/dev/null
-			t1=$EPOCHREALTIME
-			tm[$n]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print (b - a) * 1000}') "
-		done
-	done
-	for n in "${names[@]}"; do
-		echo "$r $n $(echo ${tm[$n]} | tr ' ' '\n' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
-	done >>"$work/rounds"
-done
-summary=$(python3 - "$work/rounds" <<'PY'
-import sys, statistics as st
-by = {}
-for r, n, ms in (l.split() for l in open(sys.argv[1])):
-    by.setdefault(int(r), {})[n] = float(ms)
-for n in ["hello", "hook", "tagged"]:
-    print(n, "%.2f" % st.median(by[r][n] for r in by), "%.2f" % st.median(by[r][n] / by[r]["hello"] for r in by))
-PY
-)
-declare -A ms ratio
-while read -r n m x; do ms[$n]=$m; ratio[$n]=$x; done <<<"$summary"
-verdict=$(awk -v r="${ratio[hook]}" 'BEGIN {print (r <= 3 ? "within" : "OVER")}')
+. bench/hook-rounds.sh
 
 table=$(cat <<TABLE
 | command | median ms | × hello |
