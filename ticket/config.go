@@ -181,8 +181,8 @@ func (s *sections) check() error {
 	}
 	if s.Board != nil {
 		for _, h := range s.Board.Hosts {
-			if h == "" || strings.HasPrefix(h, "-") || strings.ContainsAny(h, " \t\r\n'\"`$;&|<>()\\") {
-				return fmt.Errorf("board.hosts: %q: want a host name as ssh takes it", status.Cut(h))
+			if err := CheckHost(h); err != nil {
+				return fmt.Errorf("board.hosts: %w", err)
 			}
 		}
 	}
@@ -227,4 +227,13 @@ func jsonError(err error) error {
 		return fmt.Errorf("want %s, not %s", want, te.Value)
 	}
 	return fmt.Errorf("%s: want %s, not %s", te.Field, want, te.Value)
+}
+
+// CheckHost refuses what cannot be a host name as ssh takes it (jig board's
+// other machines): empty, an option, or a shell's special characters.
+func CheckHost(h string) error {
+	if h == "" || strings.HasPrefix(h, "-") || strings.ContainsAny(h, " \t\r\n'\"`$;&|<>()\\") {
+		return fmt.Errorf("%q: want a host name as ssh takes it", status.Cut(h))
+	}
+	return nil
 }

@@ -62,8 +62,16 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	host, _ := e.hostname()
+	if c.Duration("host-timeout") <= 0 {
+		return nil, usageError(c, "--host-timeout %s: want a time above 0", c.Duration("host-timeout"))
+	}
 	hosts := c.StringSlice("host")
+	for _, h := range hosts {
+		if err := ticket.CheckHost(h); err != nil {
+			return nil, usageError(c, "--host %v", err)
+		}
+	}
+	host, _ := e.hostname()
 	if len(hosts) == 0 {
 		cwd, _ := os.Getwd()
 		hosts = ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv)).BoardHosts
