@@ -1,5 +1,5 @@
 // Package pitest finds what .ci/provision installs for the tests that run
-// real programs (Node 22, Pi 0.73.1 and 1.6.0) and holds the one rule for
+// real programs (Node 22, the Pi versions, the other agents, a browser) and holds the one rule for
 // when something is missing: locally the test skips with a message a person
 // sees, in CI (CI=true) it fails.
 package pitest
@@ -97,4 +97,53 @@ func Claude(t testing.TB) string {
 		Missing(t, fmt.Sprintf("%s is missing or does not run; run .ci/provision (the real Claude Code %s is needed)", bin, ClaudeVersion))
 	}
 	return bin
+}
+
+// Agent returns the provisioned launcher of an npm-installed agent: the
+// folder .ci/provision made for it (name-version) and the bin it ships, or
+// skips (fails in CI) when it is missing or does not run.
+func Agent(t testing.TB, name, version, bin string) string {
+	t.Helper()
+	p := filepath.Join(Cache(), name+"-"+version, "node_modules", ".bin", bin)
+	cmd := exec.Command(p, "--version")
+	cmd.Env = append(os.Environ(), "PATH="+NodeBinDir()+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if err := cmd.Run(); err != nil {
+		Missing(t, fmt.Sprintf("%s is missing or does not run; run .ci/provision (the real %s %s is needed)", p, name, version))
+	}
+	return p
+}
+
+// The versions of the agents and tools jig tests against beside Pi and
+// Claude Code; .ci/provision installs each into Cache()/name-version.
+const (
+	GeminiVersion     = "0.61.0"
+	QwenVersion       = "0.24.4"
+	OpenCodeVersion   = "1.18.33"
+	PlaywrightVersion = "1.65.1"
+)
+
+// OpenCode returns the provisioned native opencode binary (the
+// opencode-linux-x64 package alone, no launcher), or skips (fails in CI).
+func OpenCode(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(Cache(), "opencode-"+OpenCodeVersion, "node_modules", "opencode-linux-x64", "bin", "opencode")
+	if _, err := os.Stat(p); err != nil {
+		Missing(t, fmt.Sprintf("%s is missing; run .ci/provision (the real OpenCode %s is needed)", p, OpenCodeVersion))
+	}
+	return p
+}
+
+// Browser returns Debian's chromium and the folder holding playwright-core's
+// node_modules (for NODE_PATH), or skips (fails in CI) without either.
+func Browser(t testing.TB) (chromium, nodeModules string) {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		Missing(t, "chromium is not installed; run .ci/provision (a real browser is needed)")
+	}
+	nodeModules = filepath.Join(Cache(), "playwright-core-"+PlaywrightVersion, "node_modules")
+	if _, err := os.Stat(filepath.Join(nodeModules, "playwright-core")); err != nil {
+		Missing(t, nodeModules+"/playwright-core is missing; run .ci/provision")
+	}
+	return chromium, nodeModules
 }
