@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"jig/pi"
+	pitranscript "jig/pi/transcript"
 	"jig/status"
 	"jig/transcript"
 )
@@ -44,7 +45,7 @@ func AgentSessions(w io.Writer, infos []*transcript.Listed) {
 }
 
 // PiShow is what a Pi transcript says, as `jig pi show` prints it.
-func PiShow(out io.Writer, d *transcript.Derived, lineage []pi.LineageStep) {
+func PiShow(out io.Writer, d *pitranscript.Derived, lineage []pi.LineageStep) {
 	w := NewColumns(out)
 	h := d.Header
 	fmt.Fprintf(w, "session\t%s\n", Clean(h.ID))
@@ -68,10 +69,10 @@ func PiShow(out io.Writer, d *transcript.Derived, lineage []pi.LineageStep) {
 	}
 	fmt.Fprintf(w, "model\t%s\n", Clean(modelPath(d.Model)))
 	fmt.Fprintf(w, "thinking\t%s\n", Clean(d.Thinking))
-	usage(w, d, "unknown (a call had no price)", "unknown until the next reply (compacted)")
+	usage(w, &d.Derived, "unknown (a call had no price)", "unknown until the next reply (compacted)")
 	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", d.Entries, d.Skipped)
 	w.Flush()
-	activity(out, d)
+	activity(out, &d.Derived)
 }
 
 // ClaudeShow is what a Claude Code transcript says, as `jig claude show`
@@ -104,10 +105,10 @@ func CodexShow(out io.Writer, d *transcript.Derived, window *int64, called []str
 // agentHead is the first lines of Claude's and Codex's shows: the session,
 // its file and start, its folder, model and effort.
 func agentHead(w io.Writer, d *transcript.Derived) {
-	fmt.Fprintf(w, "session\t%s\n", Clean(d.Header.ID))
+	fmt.Fprintf(w, "session\t%s\n", Clean(d.Head.ID))
 	fmt.Fprintf(w, "file\t%s\n", Clean(d.File))
-	fmt.Fprintf(w, "started\t%s\n", Clean(dash(d.Header.Timestamp)))
-	fmt.Fprintf(w, "cwd\t%s\n", Clean(dash(d.Header.CWD)))
+	fmt.Fprintf(w, "started\t%s\n", Clean(dash(d.Head.Timestamp)))
+	fmt.Fprintf(w, "cwd\t%s\n", Clean(dash(d.Head.CWD)))
 	fmt.Fprintf(w, "model\t%s\n", Clean(modelPath(d.Model)))
 	fmt.Fprintf(w, "effort\t%s\n", Clean(dash(d.Thinking)))
 }
@@ -158,7 +159,7 @@ func activity(out io.Writer, d *transcript.Derived) {
 
 // PiTree is every leaf of a Pi session, as `jig pi tree` prints it; t's
 // prompts, labels and names are cleaned already.
-func PiTree(out io.Writer, t *transcript.Tree) {
+func PiTree(out io.Writer, t *pitranscript.Tree) {
 	fmt.Fprintf(out, "session %s  %s  (%d entries, %d %s, active %s)\n", Clean(t.Header.ID),
 		Clean(t.File), t.Entries, len(t.Leaves), plural(len(t.Leaves), "leaf", "leaves"), Clean(t.Active))
 	w := NewColumns(out)
@@ -181,7 +182,7 @@ func PiTree(out io.Writer, t *transcript.Tree) {
 
 // leafExtra is what a leaf's line ends with: its label, name and the
 // summaries on its branch.
-func leafExtra(l transcript.Leaf) string {
+func leafExtra(l pitranscript.Leaf) string {
 	extra := ""
 	if l.Label != "" {
 		extra += fmt.Sprintf("  [%s on %s]", l.Label, Clean(l.LabelOn))

@@ -5,6 +5,9 @@ import (
 	"io"
 )
 
+// chunk is what one read of Lines takes at most, unless a line needs more.
+const chunk = 256 << 10
+
 // Lines reads the complete lines of f from offset on, chunk by chunk into
 // buf (grown while a line needs it), and calls line with each (without its
 // newline) and its offset in the file. A line longer than limit is skipped

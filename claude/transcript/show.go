@@ -1,11 +1,11 @@
 package transcript
 
-import pi "jig/transcript"
+import base "jig/transcript"
 
 // Shown is what `jig claude show` says of a transcript read whole: what it
 // derives, and the tools and skills Claude offered (lists, never null).
 type Shown struct {
-	*pi.Derived
+	*base.Derived
 	Offered  []string `json:"offered"`
 	Deferred []string `json:"deferred"`
 	Skills   []string `json:"skills"`
@@ -15,10 +15,10 @@ type Shown struct {
 // transcript is status.ErrBadInput.
 func Show(file string) (*Shown, error) {
 	r := NewReader(file)
-	if err := pi.ReadWhole(r, file, "not a Claude Code transcript: no session id"); err != nil {
+	if err := base.ReadWhole(r, file, "not a Claude Code transcript: no session id"); err != nil {
 		return nil, err
 	}
 	offered, deferred := r.Tools()
-	return &Shown{Derived: r.Derive(pi.NewRepoFinder().Repo), Offered: append([]string{}, offered...),
+	return &Shown{Derived: r.Derive(base.NewRepoFinder().Repo), Offered: append([]string{}, offered...),
 		Deferred: append([]string{}, deferred...), Skills: append([]string{}, r.Skills()...)}, nil
 }
