@@ -75,7 +75,7 @@ func Build(prev *status.Status, derived *transcript.Derived, live []byte) (*stat
 // applyTranscript sets what the transcript knows over prev.
 func applyTranscript(s *status.Status, d *transcript.Derived) {
 	if s.CWD == "" {
-		s.CWD = d.Head.CWD
+		s.CWD = d.Header.CWD
 	}
 	if d.Model != nil {
 		m := *d.Model

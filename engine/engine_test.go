@@ -22,7 +22,7 @@ func TestPrecedence(t *testing.T) {
 		},
 		Recent: []status.Call{{At: at("2026-01-01T00:00:05Z"), Tool: "bash", Action: "run", Decision: "allow", Outcome: status.OK}},
 	}
-	d := &transcript.Derived{Entries: 3, Head: transcript.Head{CWD: "/w"},
+	d := &transcript.Derived{Entries: 3, Header: transcript.Header{CWD: "/w"},
 		Model:    &status.Model{Provider: "anthropic", ID: "claude-a", Name: "claude-a"},
 		Thinking: "high", ContextTokens: ptr(int64(500)),
 		Usage: status.Usage{Input: 5, Output: 6, Cost: ptr(0.25)},

@@ -105,10 +105,10 @@ func CodexShow(out io.Writer, d *transcript.Derived, window *int64, called []str
 // agentHead is the first lines of Claude's and Codex's shows: the session,
 // its file and start, its folder, model and effort.
 func agentHead(w io.Writer, d *transcript.Derived) {
-	fmt.Fprintf(w, "session\t%s\n", Clean(d.Head.ID))
+	fmt.Fprintf(w, "session\t%s\n", Clean(d.Header.ID))
 	fmt.Fprintf(w, "file\t%s\n", Clean(d.File))
-	fmt.Fprintf(w, "started\t%s\n", Clean(dash(d.Head.Timestamp)))
-	fmt.Fprintf(w, "cwd\t%s\n", Clean(dash(d.Head.CWD)))
+	fmt.Fprintf(w, "started\t%s\n", Clean(dash(d.Header.Timestamp)))
+	fmt.Fprintf(w, "cwd\t%s\n", Clean(dash(d.Header.CWD)))
 	fmt.Fprintf(w, "model\t%s\n", Clean(modelPath(d.Model)))
 	fmt.Fprintf(w, "effort\t%s\n", Clean(dash(d.Thinking)))
 }

@@ -15,9 +15,10 @@ import (
 	"jig/status"
 )
 
-// Head is what every transcript says of its session: its id, when it
-// started and in which folder.
-type Head struct {
+// Header is what every agent's transcript says of its session at its
+// head: its id, when it started and in which folder. (Pi's own header,
+// with its version and parent, is pi/transcript's.)
+type Header struct {
 	ID        string `json:"id"`
 	Timestamp string `json:"timestamp"`
 	CWD       string `json:"cwd"`
@@ -28,7 +29,7 @@ type Head struct {
 // busy/idle, the tools) are left to the live agent.
 type Derived struct {
 	File    string `json:"file"`
-	Head    Head   `json:"header"`
+	Header  Header `json:"header"`
 	Entries int    `json:"entries"`
 	// Name is the session's latest name, "" when none.
 	Name string `json:"name,omitempty"`

@@ -23,7 +23,7 @@ import (
 func (r *Reader) Derive(repo func(path string) *string) *base.Derived {
 	st := &r.st
 	d := &base.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
-		Head:    base.Head{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
+		Header:  base.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
 	d.Usage = status.Usage{Input: st.Totals.Input, Output: st.Totals.Output, CacheRead: st.Totals.CacheRead, CacheWrite: st.Totals.CacheWrite}
 	if st.Cost != nil && st.CostFresh {

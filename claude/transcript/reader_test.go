@@ -74,8 +74,8 @@ func TestDerive(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := r.Derive(nil)
-	if d.Head.ID != sid || d.Head.CWD != "/w" || d.Entries != 12 || d.Skipped != 1 {
-		t.Errorf("header %+v, entries %d, skipped %d", d.Head, d.Entries, d.Skipped)
+	if d.Header.ID != sid || d.Header.CWD != "/w" || d.Entries != 12 || d.Skipped != 1 {
+		t.Errorf("header %+v, entries %d, skipped %d", d.Header, d.Entries, d.Skipped)
 	}
 	if d.Model == nil || *d.Model != (status.Model{Provider: "anthropic", ID: "claude-opus-5-5", Name: "claude-opus-5-5"}) || d.Thinking != "medium" {
 		t.Errorf("model %+v thinking %q", d.Model, d.Thinking)

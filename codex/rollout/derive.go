@@ -17,7 +17,7 @@ import (
 func (r *Reader) Derive(repo func(path string) *string) *transcript.Derived {
 	st := &r.st
 	d := &transcript.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
-		Head:    transcript.Head{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
+		Header:  transcript.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
 	if t := st.Totals; t != nil {
 		d.Usage = status.Usage{Input: max(0, t.Input-t.Cached-t.CacheWrite), Output: t.Output, CacheRead: t.Cached, CacheWrite: t.CacheWrite}

@@ -36,8 +36,8 @@ func read(t *testing.T, path string) *Reader {
 func TestDeriveFixture(t *testing.T) {
 	r := read(t, fixture)
 	d := r.Derive(nil)
-	if d.Head.ID != "01a23111-2e5e-71a0-8cc5-ee2f0e428d55" || d.Head.CWD != "/work/shop" || d.Head.Timestamp == "" {
-		t.Errorf("header %+v", d.Head)
+	if d.Header.ID != "01a23111-2e5e-71a0-8cc5-ee2f0e428d55" || d.Header.CWD != "/work/shop" || d.Header.Timestamp == "" {
+		t.Errorf("header %+v", d.Header)
 	}
 	if d.Model == nil || *d.Model != (status.Model{Provider: "mock", ID: "gpt-5.5", Name: "gpt-5.5"}) {
 		t.Errorf("model %+v", d.Model)

@@ -12,7 +12,7 @@ import (
 // Show reads a rollout whole; a file without session_meta is bad input.
 func TestShow(t *testing.T) {
 	s, err := Show(fixture)
-	if err != nil || s.Head.ID == "" || s.Called == nil {
+	if err != nil || s.Header.ID == "" || s.Called == nil {
 		t.Fatalf("%+v, %v: want the session and a list of tools called", s, err)
 	}
 	other := filepath.Join(t.TempDir(), "other.jsonl")

@@ -61,7 +61,7 @@ func (r *Reader) BadLines() []BadLine { return append([]BadLine(nil), r.bad...) 
 func (r *Reader) Derive(repo func(path string) *string) *Derived {
 	h := r.header
 	d := &Derived{Header: h, Leaf: r.leafID, Derived: base.Derived{File: r.path, Entries: r.entries, Name: r.name,
-		Head:     base.Head{ID: h.ID, Timestamp: h.Timestamp, CWD: h.CWD},
+		Header:   base.Header{ID: h.ID, Timestamp: h.Timestamp, CWD: h.CWD},
 		Thinking: "off", Skipped: r.badN, Outputs: []status.Output{}, Recent: []status.Call{}}}
 	t := r.totals
 	d.Usage = status.Usage{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite}

@@ -21,11 +21,11 @@ func TestSource(t *testing.T) {
 	}
 	os.WriteFile(path, []byte(header), 0o600)
 	d, cursor, err := src.Derive(nil)
-	if err != nil || d.Head.CWD != "/w" || cursor == nil || d.File != path {
+	if err != nil || d.Header.CWD != "/w" || cursor == nil || d.File != path {
 		t.Fatalf("header only: %+v, %q, %v", d, cursor, err)
 	}
 	d, next, err := src.Derive(cursor)
-	if err != nil || next != nil || d.Head.ID != "s1" {
+	if err != nil || next != nil || d.Header.ID != "s1" {
 		t.Errorf("nothing new: next %q, err %v: want the saved cursor kept", next, err)
 	}
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
