@@ -1,6 +1,12 @@
 package transcript
 
-import base "jig/transcript"
+import (
+	"fmt"
+	"io"
+
+	"jig/render"
+	base "jig/transcript"
+)
 
 // Shown is what `jig claude show` says of a transcript read whole: what it
 // derives, and the tools and skills Claude offered (lists, never null).
@@ -21,4 +27,15 @@ func Show(file string) (*Shown, error) {
 	offered, deferred := r.Tools()
 	return &Shown{Derived: r.Derive(base.NewRepoFinder().Repo), Offered: append([]string{}, offered...),
 		Deferred: append([]string{}, deferred...), Skills: append([]string{}, r.Skills()...)}, nil
+}
+
+// Print is what the transcript says, as `jig claude show` prints it.
+func (s *Shown) Print(out io.Writer) {
+	w := render.NewColumns(out)
+	render.ShowHead(w, s.Derived)
+	render.ShowUsage(w, s.Derived, "unknown (Claude has not said it since the last reply)", "unknown until the next reply")
+	fmt.Fprintf(w, "tools\t%d offered, %d deferred\n", len(s.Offered), len(s.Deferred))
+	fmt.Fprintf(w, "entries\t%d (%d lines skipped)\n", s.Entries, s.Skipped)
+	w.Flush()
+	render.ShowActivity(out, s.Derived)
 }

@@ -42,7 +42,7 @@ func piTreeCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				return writeIndented(e.stdout, t)
 			}
-			render.PiTree(e.stdout, t)
+			pi.PrintTree(e.stdout, t)
 			return nil
 		},
 	}
