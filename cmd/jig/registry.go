@@ -7,9 +7,10 @@ import (
 	"jig/pi"
 )
 
-// The agents jig knows, registered once at start-up: every reader names an
-// agent through jig/agents, and the import policy (policy_test.go) takes
-// the agents' folders from the registrations here. An agent adds one line.
+// The agents jig knows, registered once at start-up: every reader names
+// an agent through jig/agents, and the import policy
+// (writer/architecture_test.go) takes the agents' folders from the
+// registrations here. An agent adds one line.
 func init() {
 	agents.MustRegister(pi.Agent)
 	agents.MustRegister(claude.Agent)
