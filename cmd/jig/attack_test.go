@@ -179,11 +179,11 @@ func TestAttackForeignFilesElsewhere(t *testing.T) {
 // the writer runs as nobody, whom a mode stops.
 func TestAttackPlantedLocks(t *testing.T) {
 	start := time.Now()
-	top, bin, who := asWriter(t) // a short path: the lock's in an error line is not cut
-	state := filepath.Join(top, "state")
+	w := asWriter(t) // a short path: the lock's in an error line is not cut
+	state := filepath.Join(w.top, "state")
+	who := w.who
 	write := func(session string) (ran, bool) {
-		cmd := jigProc(state, `{"state":"idle"}`, "session", "write", "--session", session, "--pid", strconv.Itoa(os.Getpid()))
-		cmd.Path, cmd.Err, cmd.SysProcAttr = bin, nil, who
+		cmd := w.command(jigProc(state, `{"state":"idle"}`, "session", "write", "--session", session, "--pid", strconv.Itoa(os.Getpid())))
 		return runUnblocked(t, cmd, filepath.Join(state, status.LocksDir, session+".lock"))
 	}
 	if r, _ := write("first"); r.code != 0 {
