@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tailscale/hujson"
+
 	"jig/status"
 )
 
@@ -51,6 +53,17 @@ func CheckJSON(data []byte, why string) error {
 		return err
 	}
 	return duplicateKeys(data)
+}
+
+// CheckJWCC refuses a key twice in a JSON file whose agent takes comments
+// and trailing commas (Gemini CLI): they are kept, and only the keys are
+// checked. Text that is not even that is the caller's own parse's to refuse.
+func CheckJWCC(data []byte) error {
+	std, err := hujson.Standardize(bytes.Clone(data))
+	if err != nil {
+		return nil
+	}
+	return duplicateKeys(std)
 }
 
 func plain(data []byte, why string) error {

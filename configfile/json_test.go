@@ -48,10 +48,21 @@ func TestCheckJSON(t *testing.T) {
 	}
 }
 
+func TestCheckJWCCKeepsCommentsRefusesDuplicates(t *testing.T) {
+	if err := CheckJWCC([]byte("{\n  // mine\n  \"a\": 1,\n}")); err != nil {
+		t.Errorf("a comment and a trailing comma: %v", err)
+	}
+	var dup *DuplicateKeyError
+	if err := CheckJWCC([]byte("{\n  /* x */ \"hooks\": {},\n  \"hooks\": {},\n}")); !errors.As(err, &dup) || dup.Key != "hooks" {
+		t.Errorf("a key twice among comments: %v", err)
+	}
+}
+
 func FuzzCheckJSON(f *testing.F) {
 	f.Add([]byte(`{"a": {"b": [1, {"c": 2, "c": 3}]}}`))
 	f.Add([]byte("{\n// x\n}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		CheckJSON(data, "why") // must not panic
+		CheckJSON(data, "why") // neither may panic
+		CheckJWCC(data)
 	})
 }
