@@ -257,13 +257,49 @@ type (
 // wanted are the markers of the lines the reader decodes; every other line
 // (messages, reasoning, world state) is counted and skipped unparsed. A
 // marker inside a JSON string has its quotes escaped, so it never matches.
-var wanted = [][]byte{
-	[]byte(`"type":"session_meta"`), []byte(`"type":"turn_context"`), []byte(`"type":"token_usage_record"`),
-	[]byte(`"type":"compacted"`), []byte(`"type":"function_call`), []byte(`"type":"custom_tool_call`),
-	[]byte(`"type":"local_shell_call`), []byte(`"type":"web_search_call`), []byte(`"type":"token_count"`),
-	[]byte(`"type":"task_started"`), []byte(`"type":"item_completed"`), []byte(`"type":"context_compacted"`),
-	[]byte(`"role":"assistant"`),
+var wanted = []marker{
+	{[]byte(`"type"`), [][]byte{[]byte(`"session_meta"`), []byte(`"turn_context"`), []byte(`"token_usage_record"`),
+		[]byte(`"compacted"`), []byte(`"function_call`), []byte(`"custom_tool_call`), []byte(`"local_shell_call`),
+		[]byte(`"web_search_call`), []byte(`"token_count"`), []byte(`"task_started"`), []byte(`"item_completed"`),
+		[]byte(`"context_compacted"`)}},
+	{[]byte(`"role"`), [][]byte{[]byte(`"assistant"`)}},
 }
+
+// marker is a key of a line and how the string values it looks for begin,
+// matched however the line is spaced: Codex writes compact JSON, but a
+// rollout is JSON, and `"type": "session_meta"` says the same.
+type marker struct {
+	key    []byte
+	values [][]byte
+}
+
+// in says whether b holds the key with one of the values.
+func (m marker) in(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], m.key)
+		if j < 0 {
+			return false
+		}
+		i += j + len(m.key)
+		rest := bytes.TrimLeft(b[i:], " \t\r\n")
+		if len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+		if slices.ContainsFunc(m.values, func(v []byte) bool { return bytes.HasPrefix(rest, v) }) {
+			return true
+		}
+	}
+}
+
+func markedBy(markers []marker) func(b []byte) bool {
+	return func(b []byte) bool { return slices.ContainsFunc(markers, func(m marker) bool { return m.in(b) }) }
+}
+
+var (
+	isWanted  = markedBy(wanted)
+	isBlocked = markedBy(blockedOutputs)
+)
 
 // line handles one complete line (without its newline). A line that is
 // not JSON, or whose fields the reader uses have another shape, is
@@ -278,7 +314,7 @@ func (r *Reader) line(b []byte) {
 		return
 	}
 	r.st.Entries++
-	if !slices.ContainsFunc(wanted, func(m []byte) bool { return bytes.Contains(b, m) }) {
+	if !isWanted(b) {
 		return
 	}
 	var e entry
@@ -289,9 +325,8 @@ func (r *Reader) line(b []byte) {
 
 // blockedOutputs begin the output Codex gives the model for a call a
 // PreToolUse hook refused: a prefix matched on the line, never decoded.
-var blockedOutputs = [][]byte{
-	[]byte(`"output":"Command blocked by PreToolUse hook: `), []byte(`"output":"Tool call blocked by PreToolUse hook: `),
-}
+var blockedOutputs = []marker{{[]byte(`"output"`),
+	[][]byte{[]byte(`"Command blocked by PreToolUse hook: `), []byte(`"Tool call blocked by PreToolUse hook: `)}}}
 
 func (r *Reader) entry(e *entry, raw []byte) error {
 	at := transcript.MsOf(e.Timestamp)
@@ -321,7 +356,7 @@ func (r *Reader) entry(e *entry, raw []byte) error {
 		if err := json.Unmarshal(e.Payload, &p); err != nil {
 			return err
 		}
-		blocked := slices.ContainsFunc(blockedOutputs, func(m []byte) bool { return bytes.Contains(raw, m) })
+		blocked := isBlocked(raw)
 		r.responseItem(&p, blocked, at)
 	case "event_msg":
 		return r.event(e.Payload, at)
