@@ -25,7 +25,7 @@ import (
 // its line in cmd/jig/registry.go, and no shared room may import it.
 const policy = `
 # The contract (the status file, its requests) and the list of agents.
-NONE < status, agents, herdr, scripts, install/hookjson;
+NONE < status, agents, herdr, scripts;
 status < request, terminal, transcript;
 
 # The floor of every agent's transcript reader (transcript, above), the
@@ -44,23 +44,31 @@ engine, terminal, ticket < writer;
 request, writer < hook;
 hook < hook/hooktest;
 
-# The readers: never the writer.
+# What the agents' installers share: the one rule for editing a user's
+# file, the merge of Claude-shaped settings.
+status < configfile;
+NONE < settingsjson, install/hookjson;
+
+# The readers: never the writer. serve/conversation is the neutral page
+# of messages each agent reads its transcripts into.
 render < panel;
 agents, panel < herdr/herdr1;
 herdr/herdr1, terminal < panel/follow;
-agents, render < notify;
-panel, request, terminal < board;
+agents, render, terminal < notify;
+cmdline, panel, request, terminal < board;
+NONE < serve/conversation;
+board, serve/conversation < serve;
 
 # The agents, each on the shared rooms.
-agents, hook, install/hookjson, panel, request, terminal, writer < AGENT;
+agents, configfile, hook, install/hookjson, panel, request, serve/conversation, settingsjson, terminal, writer < AGENT;
 
 # The tests' helpers: any shared room, each other, no agent.
-board, cmdline, herdr, hook/hooktest, notify, panel/follow, scripts < internal/...;
+board, cmdline, herdr, hook/hooktest, notify, panel/follow, scripts, serve < internal/...;
 
 # jig install (which still holds Claude's and Pi's installers; a new agent
 # keeps its own in its folder, as codex/install.go does) and the commands.
 AGENT, herdr, herdr/herdr1, scripts < install;
-AGENT, board, cmdline, install, internal/..., notify, panel/follow < cmd/jig, bench/...;
+AGENT, board, cmdline, install, internal/..., notify, panel/follow, serve < cmd/jig, bench/...;
 `
 
 // rooms is a parsed policy: what each name may import directly.
