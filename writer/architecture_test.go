@@ -186,10 +186,36 @@ func folder(pkg string) string {
 	return f
 }
 
-// registeredAgents are the folders of the packages whose Agent
-// cmd/jig/registry.go registers, read from its source.
+// registeredAgents are the folders of the packages whose Agent cmd/jig
+// registers, read from its source: in registry.go, one line each (a
+// registration elsewhere in cmd/jig counts, and is refused).
 func registeredAgents(t *testing.T, root string) map[string]bool {
-	file := filepath.Join(root, "cmd", "jig", "registry.go")
+	dir := filepath.Join(root, "cmd", "jig")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folders := map[string]bool{}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		for _, p := range registrations(t, file) {
+			folders[folder(strings.TrimPrefix(p, "jig/"))] = true
+			if filepath.Base(file) != "registry.go" {
+				t.Errorf("%s registers %s's Agent: agents are registered in cmd/jig/registry.go, one line each", file, p)
+			}
+		}
+	}
+	if len(folders) == 0 {
+		t.Fatalf("%s registers no agent", filepath.Join(dir, "registry.go"))
+	}
+	return folders
+}
+
+// registrations are the packages whose Agent file passes to
+// agents.MustRegister.
+func registrations(t *testing.T, file string) []string {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {
 		t.Fatalf("the agent registry: %v", err)
@@ -203,7 +229,7 @@ func registeredAgents(t *testing.T, root string) map[string]bool {
 		}
 		byName[name] = p
 	}
-	folders := map[string]bool{}
+	var out []string
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -227,14 +253,11 @@ func registeredAgents(t *testing.T, root string) map[string]bool {
 				t.Errorf("%s: %s.Agent is no jig package's", file, pkg.Name)
 				continue
 			}
-			folders[folder(strings.TrimPrefix(p, "jig/"))] = true
+			out = append(out, p)
 		}
 		return true
 	})
-	if len(folders) == 0 {
-		t.Fatalf("%s registers no agent", file)
-	}
-	return folders
+	return out
 }
 
 type listed struct {
