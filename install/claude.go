@@ -66,13 +66,19 @@ func (c Claude) Install() (File, []string, error) {
 // Uninstall removes exactly jig's entries.
 func (c Claude) Uninstall() (File, error) { return c.edit(claude.Uninstall) }
 
-// edit reads the settings (none is empty), changes them with change and
-// writes them back in one step, keeping the file's mode.
+// edit changes the settings file with change (EditFile).
 func (c Claude) edit(change func(old []byte) ([]byte, bool, error)) (File, error) {
 	path, err := c.path()
 	if err != nil {
 		return File{}, err
 	}
+	return EditFile(path, change)
+}
+
+// EditFile reads an agent's settings file (none is empty), changes it
+// with change and writes it back in one step, keeping the file's mode. A
+// file change refuses is a *ConfigError, left as it is.
+func EditFile(path string, change func(old []byte) ([]byte, bool, error)) (File, error) {
 	old, err := readFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return File{}, err
