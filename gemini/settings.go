@@ -1,6 +1,10 @@
 package gemini
 
 import (
+	"errors"
+	"path/filepath"
+
+	"jig/gemini/chat"
 	"jig/settingsjson"
 )
 
@@ -59,4 +63,13 @@ func Uninstall(data []byte) (out []byte, changed bool, err error) {
 		return data, false, nil
 	}
 	return f.Bytes(), true, nil
+}
+
+// SettingsPath is Gemini CLI's user settings file.
+func SettingsPath(getenv func(string) string) (string, error) {
+	home := chat.Home(getenv)
+	if home == "" {
+		return "", errors.New("no HOME or GEMINI_CLI_HOME to find Gemini CLI's settings in")
+	}
+	return filepath.Join(home, "settings.json"), nil
 }

@@ -307,7 +307,7 @@ func (r *Reader) call(tc *toolCall, msgAt int64) {
 		if !slices.Contains(r.st.Called, tc.Name) && len(r.st.Called) < maxNames {
 			r.st.Called = append(r.st.Called, tc.Name)
 		}
-		r.st.Calls = append(r.st.Calls, Call{ID: id, Tool: transcript.ShownName(tc.Name), Action: actionOf(tc.Name), At: at})
+		r.st.Calls = append(r.st.Calls, Call{ID: id, Tool: transcript.ShownName(tc.Name), Action: Action(tc.Name), At: at})
 		if len(r.st.Calls) > status.MaxRecent {
 			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
 		}
@@ -348,8 +348,9 @@ func outcomeOf(s string) string {
 	return status.Pending // scheduled, validating, awaiting_approval, executing
 }
 
-// actionOf names what a call did, from a fixed list, never from an argument.
-func actionOf(tool string) string {
+// Action names what a call of tool does, from a fixed list, never from an
+// argument.
+func Action(tool string) string {
 	switch tool {
 	case "run_shell_command":
 		return "run"
