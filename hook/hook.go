@@ -274,3 +274,10 @@ func (PreToolUseDecision) Deny(_ *Event, reason string) []byte {
 	}})
 	return append(out, '\n')
 }
+
+// OffersFunc is a function as Offers.
+type OffersFunc func(req *request.Request, sw status.Switches) (request.Available, bool)
+
+func (f OffersFunc) Offers(req *request.Request, sw status.Switches) (request.Available, bool) {
+	return f(req, sw)
+}
