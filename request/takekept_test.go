@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"jig/status"
 )
@@ -100,5 +101,28 @@ func TestKeptSaveKeepsOtherFields(t *testing.T) {
 	}
 	if sw, err := k.Load("s"); err != nil || len(sw.Tools) != 1 || sw.Tools["y"] {
 		t.Errorf("loaded %v, %v", sw, err)
+	}
+}
+
+// Prune removes switches not used for KeptFor, but a running session's
+// (its status file is there), however old.
+func TestKeptPruneSparesRunningSessions(t *testing.T) {
+	k := Kept{Dir: newDir(t), Folder: "agent-switches"}
+	sw := status.Switches{Tools: map[string]bool{"Bash": false}}
+	for _, s := range []string{"running", "gone", "recent"} {
+		if err := k.Save(s, sw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := now.Add(-KeptFor - time.Hour)
+	os.Chtimes(k.path("running"), old, old)
+	os.Chtimes(k.path("gone"), old, old)
+	k.Dir.Ensure(status.SessionsDir)
+	os.WriteFile(k.Dir.SessionPath("running"), []byte("{}"), 0o600)
+	k.Prune(now)
+	for s, want := range map[string]bool{"running": true, "gone": false, "recent": true} {
+		if _, err := os.Stat(k.path(s)); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", s, err == nil, want)
+		}
 	}
 }
