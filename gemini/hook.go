@@ -71,27 +71,34 @@ type Hooks struct {
 // error of the write does not undo it: the caller prints the answer.
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
 	ev := in.event()
-	if ev.Kind == hook.Permission {
-		ev.Tool = h.waiting(in.SessionID)
-	}
 	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 	return k.Run(h.agent(in), ev)
 }
 
-// waiting is the tool of the newest call still pending in the session's
-// file (read without the lock: a rename keeps it whole), the call a
-// permission prompt is for: Gemini CLI runs BeforeTool before it asks.
-func (h *Hooks) waiting(session string) string {
-	s, err := h.Dir.Read(session)
-	if err != nil {
-		return ""
-	}
-	for _, c := range s.Recent {
-		if c.Outcome == status.Pending {
-			return c.Tool
+// waiting is the tool a permission prompt is for, its notification naming
+// none: the newest call still pending in the session's file (BeforeTool
+// runs before Gemini CLI asks, and records it), else in the record read on
+// from the saved cursor. Both are read before the lock: a rename keeps
+// the file whole, the record is only appended to.
+func (h *Hooks) waiting(w *writer.Writer, session string, src *source) string {
+	if s, err := h.Dir.Read(session); err == nil {
+		for _, c := range s.Recent {
+			if c.Outcome == status.Pending {
+				return c.Tool
+			}
 		}
 	}
-	return ""
+	if src == nil {
+		return ""
+	}
+	r := chat.NewReader(src.path)
+	if c, err := chat.RestoreReader(src.path, w.Cursor(session)); err == nil {
+		r = c
+	}
+	if r.Update() != nil {
+		return ""
+	}
+	return r.Pending()
 }
 
 // agent is Gemini CLI on the hook kit for one event.
@@ -99,6 +106,9 @@ func (h *Hooks) agent(in *Input) *hook.Agent {
 	return &hook.Agent{ID: ID, Kept: SwitchesDir, Words: deny{}, Answers: geminiWords,
 		Step: func(w *writer.Writer, ev *hook.Event) hook.Step {
 			src := newSource(w, in)
+			if ev.Kind == hook.Permission && ev.Tool == "" {
+				ev.Tool = h.waiting(w, in.SessionID, src)
+			}
 			live := map[string]any{}
 			if in.Model != "" {
 				live["model"] = map[string]any{"provider": chat.Provider, "id": in.Model, "name": in.Model}

@@ -51,3 +51,14 @@ func (r *Reader) Called() []string { return slices.Clone(r.st.Called) }
 
 // SessionID is the session id the header (or a later $set) names.
 func (r *Reader) SessionID() string { return r.st.SessionID }
+
+// Pending is the tool of the newest call read that has not ended, "" when
+// none.
+func (r *Reader) Pending() string {
+	for i := len(r.st.Calls) - 1; i >= 0; i-- {
+		if c := r.st.Calls[i]; c.Outcome == status.Pending {
+			return c.Tool
+		}
+	}
+	return ""
+}
