@@ -36,9 +36,10 @@ type Input struct {
 
 // ReadInput reads one hook's JSON object from r, at most MaxInput bytes,
 // key by key: it keeps the fields of Input and stops reading once it has
-// BeforeModel's model (the messages after it are never read; Gemini CLI
-// takes a hook that leaves its stdin unread). A session id and an event
-// name are required.
+// what the event needs: BeforeModel's model (the messages after it are
+// never read), or a call's tool before its arguments (but AfterTool's,
+// whose response follows them). Gemini CLI takes a hook that leaves its
+// stdin unread. A session id and an event name are required.
 func ReadInput(r io.Reader) (*Input, error) {
 	dec := json.NewDecoder(io.LimitReader(r, MaxInput))
 	in := &Input{}
@@ -66,6 +67,11 @@ func ReadInput(r io.Reader) (*Input, error) {
 			if in.Model != "" {
 				return in.check()
 			}
+		case key == "tool_input" && in.Event != "AfterTool" && in.Event != "":
+			// every field BeforeTool needs comes before its arguments,
+			// which may be a whole file: never read, never too long to
+			// refuse the call
+			return in.check()
 		case key == "tool_response":
 			var resp struct {
 				ReturnDisplay json.RawMessage `json:"returnDisplay"`

@@ -73,3 +73,12 @@ func SettingsPath(getenv func(string) string) (string, error) {
 	}
 	return filepath.Join(home, "settings.json"), nil
 }
+
+// Change is the edit of settings.json's content `jig install gemini` makes:
+// Install with bin, or Uninstall.
+func Change(bin string, uninstall bool) func(old []byte) ([]byte, bool, error) {
+	if uninstall {
+		return Uninstall
+	}
+	return func(old []byte) ([]byte, bool, error) { return Install(old, bin) }
+}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -9,41 +11,30 @@ import (
 	"jig/claude"
 	"jig/gemini"
 	"jig/gemini/chat"
+	"jig/install"
 	"jig/status"
 	"jig/transcript"
 )
 
-// Gemini CLI's one line in the agent registry (cmd/jig has no registry.go
-// of its own yet).
+// Gemini CLI's line in the agent registry (no registry.go here yet).
 func init() { agents.MustRegister(gemini.Agent) }
 
-// geminiCommand groups what jig does for Gemini CLI: the hook command `jig
-// install gemini` puts in its settings.json, and reading its chat records.
+// geminiCommand groups what jig does for Gemini CLI: the hook `jig install
+// gemini` puts in its settings.json, and reading its chat records.
 func geminiCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "gemini",
-		Usage:     "keep Gemini CLI sessions' status files (hooks); read its chat records",
-		UsageText: "jig gemini COMMAND [options] [arguments]\n\nexample: jig gemini sessions --cwd .",
-		Subcommands: []*cli.Command{
-			geminiHookCommand(e),
-			geminiSessionsCommand(e),
-			geminiShowCommand(e),
-		},
-	}
-}
-
-func geminiHookCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "hook",
-		Usage: "update a Gemini CLI session's status file from one hook event (JSON on stdin)",
-		UsageText: "jig gemini hook < event.json\n\n" +
-			"Installed for every event but AfterModel by `jig install gemini`. On BeforeTool it refuses a\n" +
-			"call of a tool switched off for the session (`jig request tool run_shell_command off`).\n\n" +
-			`example: echo '{"session_id":"s1","hook_event_name":"BeforeAgent","cwd":"/src"}' | jig gemini hook`,
+	home := chat.Home(e.getenv)
+	r := records{agent: "gemini", label: "Gemini CLI", kind: "chat record",
+		example: "~/.gemini/tmp/shop/chats/session-2026-12-01T20-21-a470ab55.jsonl",
+		list:    func() ([]*transcript.Listed, error) { return chat.List(home) },
+		find:    func(arg string) (string, error) { return chat.Find(arg, home) },
+		show: func(file string) (any, func(io.Writer), error) {
+			shown, err := chat.Show(file)
+			return shown, shown.Print, err
+		}}
+	hook := &cli.Command{Name: "hook", Before: noArgs, Usage: "update a Gemini CLI session's status file from one hook event (JSON on stdin)",
+		UsageText: "jig gemini hook < event.json\n\nInstalled by `jig install gemini`. On BeforeTool it refuses a call of a tool switched\n" +
+			`off (jig request tool NAME off). example: echo '{"session_id":"s1","hook_event_name":"BeforeAgent"}' | jig gemini hook`,
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
 			in, err := gemini.ReadInput(e.stdin)
 			if err != nil {
 				return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
@@ -53,52 +44,30 @@ func geminiHookCommand(e *env) *cli.Command {
 				return err
 			}
 			host, _ := e.hostname()
-			h := &gemini.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}
-			out, err := h.Hook(in)
+			out, err := (&gemini.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}).Hook(in)
 			return e.hookAnswer(c, out, err)
-		},
-	}
+		}}
+	return &cli.Command{Name: "gemini", Usage: "keep Gemini CLI sessions' status files (hooks); read its chat records",
+		UsageText:   "jig gemini COMMAND [options] [arguments]\n\nexample: jig gemini sessions --cwd .",
+		Subcommands: []*cli.Command{hook, r.sessionsCommand(e), r.showCommand(e)}}
 }
 
-func geminiSessionsCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "sessions",
-		Usage:     "list Gemini CLI's sessions, newest first, from their chat records' first lines",
-		UsageText: "jig gemini sessions [--cwd DIR] [--json]\n\nexample: jig gemini sessions --cwd . --json",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cwd", Usage: "only sessions of the project `DIR`"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
+// installGeminiCommand merges jig's hook groups into Gemini CLI's settings.json.
+func installGeminiCommand(e *env) *cli.Command {
+	return &cli.Command{Name: "gemini", Usage: "merge jig's hooks into Gemini CLI's settings.json",
+		UsageText: "jig install gemini [--uninstall]\n\nThe hooks run `jig gemini hook` by jig's absolute path, on every event but AfterModel,\n" +
+			"in $GEMINI_CLI_HOME/.gemini/settings.json (else ~/.gemini). Everything else stays.\n\nexample: jig install gemini",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "uninstall", Usage: "remove exactly jig's entries instead"}}, Before: noArgs,
 		Action: func(c *cli.Context) error {
-			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return chat.List(chat.Home(e.getenv)) })
-		},
-	}
-}
-
-func geminiShowCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "show",
-		Usage: "show what a Gemini CLI chat record says: model, usage, context, outputs, recent calls",
-		UsageText: "jig gemini show FILE|ID [--json]\n\n" +
-			"example: jig gemini show ~/.gemini/tmp/shop/chats/session-2026-12-01T20-21-a470ab55.jsonl",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError(c, "takes one FILE or session ID")
+			bin, err := install.JigPath(e.getenv)
+			path, perr := gemini.SettingsPath(e.getenv)
+			if err != nil || perr != nil {
+				return errors.Join(err, perr)
 			}
-			file, err := chat.Find(c.Args().First(), chat.Home(e.getenv))
-			if err != nil {
-				return err
+			f, err := install.EditFile(path, gemini.Change(bin, c.Bool("uninstall")))
+			if err == nil {
+				sayLines(e.stdout, f.Line())
 			}
-			shown, err := chat.Show(file)
-			if err != nil {
-				return err
-			}
-			if c.Bool("json") {
-				return writeIndented(e.stdout, shown)
-			}
-			shown.Print(e.stdout)
-			return nil
-		},
-	}
+			return err // a settings file jig refuses to edit is bad input
+		}}
 }

@@ -31,8 +31,12 @@ func Show(file string) (*Shown, error) {
 		Called: append([]string{}, r.Called()...)}, nil
 }
 
-// Print writes s for a terminal, every string of the record cleaned.
+// Print writes s for a terminal, every string of the record cleaned;
+// nothing for a nil s.
 func (s *Shown) Print(out io.Writer) {
+	if s == nil {
+		return
+	}
 	d := s.Derived
 	w := render.NewColumns(out)
 	model := "-"
