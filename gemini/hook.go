@@ -19,9 +19,9 @@ import (
 	"jig/writer"
 )
 
-// Agent is Gemini CLI in jig's registry of agents. Herdr has no label for
-// it (src/detect knows pi, claude, codex, opencode and others, not gemini).
-var Agent = agents.Agent{ID: ID, Label: "Gemini CLI", Herdr: ""}
+// Agent is Gemini CLI in jig's registry of agents; Herdr labels it
+// "gemini" (src/detect/mod.rs, agent_label).
+var Agent = agents.Agent{ID: ID, Label: "Gemini CLI", Herdr: "gemini"}
 
 // ID is a Gemini CLI session's `agent` in its status file.
 const ID = "gemini"
