@@ -83,7 +83,22 @@ type world struct {
 }
 
 func newWorld(t *testing.T, h Harness) *world {
-	root := t.TempDir()
+	root, err := os.MkdirTemp("", "hooktest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A refused call's hook gives its write up after a second and answers
+	// (in the agent's own process, the write goes with the process); in
+	// this one it goes on, so the folder goes once the last writer is done.
+	t.Cleanup(func() {
+		for range 100 {
+			if os.RemoveAll(root) == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Errorf("%s cannot be removed", root)
+	})
 	w := &world{t: t, h: h, root: root, dir: &status.Dir{Root: filepath.Join(root, "state")},
 		env: map[string]string{"HOME": root, "TMUX": "/tmp/t,1,0", "TMUX_PANE": "%7"}}
 	if h.Env != nil {
@@ -176,17 +191,25 @@ func Run(t *testing.T, h Harness) {
 	}
 }
 
-// parallel runs n PreToolUse hooks of tool at once; their reasons.
+// parallel runs n PreToolUse hooks of tool at once, each a call the
+// transcript records; their reasons.
 func (s *session) parallel(n int, tool string, withTranscript bool) []string {
 	reasons := make([]string, n)
 	hooked := s
 	if !withTranscript {
 		hooked = &session{world: s.world, id: s.id} // the hooks name no transcript
 	}
+	round := fmt.Sprint(time.Now().UnixNano())
+	id := func(i int) string { return fmt.Sprintf("call_p%s_%02d", round, i) }
+	if withTranscript {
+		for i := range n {
+			s.h.Call(s.t, s.transcript, id(i), tool)
+		}
+	}
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			r, err := hooked.run(Event{Kind: hook.PreTool, Tool: tool, CallID: fmt.Sprintf("call_p%02d", i)})
+			r, err := hooked.run(Event{Kind: hook.PreTool, Tool: tool, CallID: id(i)})
 			if err != nil && r == "" {
 				s.t.Errorf("hook %d: %v", i, err)
 			}
