@@ -37,14 +37,21 @@ type Input struct {
 // ReadInput reads one hook's JSON object from r, at most MaxInput bytes,
 // key by key: it keeps the fields of Input and stops reading once it has
 // what the event needs: BeforeModel's model (the messages after it are
-// never read), or a call's tool before its arguments (but AfterTool's,
-// whose response follows them). Gemini CLI takes a hook that leaves its
-// stdin unread. A session id and an event name are required.
-func ReadInput(r io.Reader) (*Input, error) {
+// never read), or a call's tool when its arguments follow (Gemini CLI
+// sends them after it; AfterTool's response follows them). Gemini CLI
+// takes a hook that leaves its stdin unread. A session id and an event
+// name are required. On an error, in is what was read before it (nil when
+// nothing was): Refusal answers a BeforeTool that cannot be read.
+func ReadInput(r io.Reader) (in *Input, err error) {
 	dec := json.NewDecoder(io.LimitReader(r, MaxInput))
-	in := &Input{}
+	in = &Input{}
+	defer func() {
+		if err != nil && in.Event == "" {
+			in = nil
+		}
+	}()
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, errors.New("not a JSON object")
+		return in, errors.New("not a JSON object")
 	}
 	fields := map[string]*string{"session_id": &in.SessionID, "transcript_path": &in.TranscriptPath, "cwd": &in.CWD,
 		"hook_event_name": &in.Event, "tool_name": &in.ToolName, "notification_type": &in.NotificationType,
@@ -52,23 +59,23 @@ func ReadInput(r io.Reader) (*Input, error) {
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, errors.New("not a JSON object")
+			return in, errors.New("not a JSON object")
 		}
 		key, _ := t.(string)
 		switch {
 		case fields[key] != nil:
 			if err := dec.Decode(fields[key]); err != nil {
-				return nil, fmt.Errorf("field %s: not a string", key)
+				return in, fmt.Errorf("field %s: not a string", key)
 			}
 		case key == "llm_request":
 			if err := readModel(dec, in); err != nil {
-				return nil, err
+				return in, err
 			}
 			if in.Model != "" {
 				return in.check()
 			}
-		case key == "tool_input" && in.Event != "AfterTool" && in.Event != "":
-			// every field BeforeTool needs comes before its arguments,
+		case key == "tool_input" && in.Event != "AfterTool" && in.Event != "" && in.ToolName != "":
+			// every field BeforeTool needs came before its arguments,
 			// which may be a whole file: never read, never too long to
 			// refuse the call
 			return in.check()
@@ -77,14 +84,14 @@ func ReadInput(r io.Reader) (*Input, error) {
 				ReturnDisplay json.RawMessage `json:"returnDisplay"`
 			}
 			if err := dec.Decode(&resp); err != nil {
-				return nil, errors.New("field tool_response: not JSON")
+				return in, errors.New("field tool_response: not JSON")
 			}
 			if len(resp.ReturnDisplay) > 0 && resp.ReturnDisplay[0] == '{' {
 				json.Unmarshal(resp.ReturnDisplay, &in.Written)
 			}
 		default:
 			if err := skip(dec); err != nil {
-				return nil, errors.New("not a JSON object")
+				return in, errors.New("not a JSON object")
 			}
 		}
 	}
@@ -94,13 +101,23 @@ func ReadInput(r io.Reader) (*Input, error) {
 func (in *Input) check() (*Input, error) {
 	switch {
 	case in.SessionID == "":
-		return nil, errors.New("no session_id")
+		return in, errors.New("no session_id")
 	case len(in.SessionID) > status.MaxID:
-		return nil, fmt.Errorf("session_id longer than %d bytes", status.MaxID)
+		return in, fmt.Errorf("session_id longer than %d bytes", status.MaxID)
 	case in.Event == "":
-		return nil, errors.New("no hook_event_name")
+		return in, errors.New("no hook_event_name")
 	}
 	return in, nil
+}
+
+// Refusal is the answer to a hook whose input could not be read (in is
+// what ReadInput read of it): a BeforeTool is refused, since jig cannot
+// tell which call it is (fail closed); any other event gets none.
+func Refusal(in *Input) []byte {
+	if in == nil || in.Event != "BeforeTool" {
+		return nil
+	}
+	return deny{}.Deny(nil, "jig: cannot read this hook's input, so the call is refused")
 }
 
 // readModel reads llm_request up to its model, and no further once it has

@@ -71,3 +71,21 @@ func TestReadInput(t *testing.T) {
 }
 
 func nowFunc() time.Time { return time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC) }
+
+// TestReadInputAnyOrder: a BeforeTool whose arguments come before the
+// tool's name (keys in another order than Gemini CLI's) is read whole; one
+// that cannot be read is refused (Refusal), any other event is not.
+func TestReadInputAnyOrder(t *testing.T) {
+	in, err := ReadInput(strings.NewReader(`{"cwd":"/w","hook_event_name":"BeforeTool","session_id":"s1","tool_input":{"command":"x"},"tool_name":"run_shell_command"}`))
+	if err != nil || in.ToolName != "run_shell_command" {
+		t.Fatalf("%+v %v", in, err)
+	}
+	in, err = ReadInput(io.MultiReader(strings.NewReader(`{"hook_event_name":"BeforeTool","session_id":"s1","tool_input":{"content":"`), endless{}))
+	if err == nil || !strings.Contains(string(Refusal(in)), `"decision":"deny"`) {
+		t.Errorf("an unreadable BeforeTool: %v, answer %s", err, Refusal(in))
+	}
+	in, err = ReadInput(strings.NewReader(`{"hook_event_name":"AfterTool","session_id":`))
+	if err == nil || Refusal(in) != nil {
+		t.Errorf("an unreadable AfterTool: %v, answer %s", err, Refusal(in))
+	}
+}

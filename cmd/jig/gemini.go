@@ -36,8 +36,8 @@ func geminiCommand(e *env) *cli.Command {
 			`off (jig request tool NAME off). example: echo '{"session_id":"s1","hook_event_name":"BeforeAgent"}' | jig gemini hook`,
 		Action: func(c *cli.Context) error {
 			in, err := gemini.ReadInput(e.stdin)
-			if err != nil {
-				return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
+			if err != nil { // a BeforeTool jig cannot read is refused
+				return e.hookAnswer(c, gemini.Refusal(in), status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err)))
 			}
 			dir, err := e.stateDir()
 			if err != nil {
