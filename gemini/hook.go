@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"jig/agents"
+	"jig/engine"
 	"jig/gemini/chat"
 	"jig/hook"
 	"jig/status"
@@ -113,8 +114,9 @@ func (h *Hooks) agent(in *Input) *hook.Agent {
 			if in.Model != "" {
 				live["model"] = map[string]any{"provider": chat.Provider, "id": in.Model, "name": in.Model}
 			}
-			st := hook.Step{AgentDir: chat.Home(h.Getenv), Live: live, Outputs: h.outputs(in),
-				Edit: func(s, _ *status.Status) { h.edit(s, ev) }}
+			written := h.output(in)
+			st := hook.Step{AgentDir: chat.Home(h.Getenv), Live: live,
+				Edit: func(s, _ *status.Status) { h.edit(s, ev, written) }}
 			if src != nil {
 				st.SessionFile, st.Transcript = src.path, src
 			}
@@ -123,29 +125,36 @@ func (h *Hooks) agent(in *Input) *hook.Agent {
 		}}
 }
 
-// outputs is the file a successful AfterTool's call wrote, from its
-// returnDisplay: the path and whether the call created it. The record
-// says it too, a moment later.
-func (h *Hooks) outputs(in *Input) []status.Output {
+// output is the file a successful AfterTool's call wrote, from its
+// returnDisplay: the path and whether the call created it; nil for none.
+// The record says it too, a moment later.
+func (h *Hooks) output(in *Input) *status.Output {
 	if in.Event != "AfterTool" || in.Written == nil || !filepath.IsAbs(in.Written.FilePath) {
 		return nil
 	}
-	o := status.Output{Path: filepath.Clean(in.Written.FilePath), Action: status.Changed, At: h.Now().UTC()}
+	o := &status.Output{Path: filepath.Clean(in.Written.FilePath), Action: status.Changed, At: h.Now().UTC()}
 	if in.Written.IsNewFile {
 		o.Action = status.Created
 	}
-	return []status.Output{o}
+	return o
 }
 
 // edit is what the hook lays over the status under the lock, after the
-// record: what the record has no word for, and the call the record writes
-// only once it ran (Gemini CLI records a call with its result).
-func (h *Hooks) edit(s *status.Status, ev *hook.Event) {
+// record: what the record has no word for, the call the record writes
+// only once it ran (Gemini CLI records a call with its result), and the
+// file AfterTool saw written (created once stays created, as the record's
+// reader keeps it).
+func (h *Hooks) edit(s *status.Status, ev *hook.Event, written *status.Output) {
+	if o := written; o != nil {
+		for _, x := range s.Outputs {
+			if x.Path == o.Path && x.Action == status.Created {
+				o.Action = status.Created
+			}
+		}
+		s.Outputs = engine.MergeOutputs([]status.Output{*o}, s.Outputs)
+	}
 	if s.Thinking != nil && *s.Thinking == "" {
 		s.Thinking = nil // Gemini CLI records no effort
-	}
-	if s.Model != nil && s.Model.Provider == "" {
-		s.Model.Provider = chat.Provider
 	}
 	now := h.Now().UTC()
 	switch ev.Kind {

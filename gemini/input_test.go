@@ -47,7 +47,7 @@ func TestReadInput(t *testing.T) {
 	if err != nil || in.Written == nil || in.Written.FilePath != "/w/a.txt" || !in.Written.IsNewFile {
 		t.Fatalf("%+v %v", in, err)
 	}
-	if o := (&Hooks{Now: nowFunc}).outputs(in); len(o) != 1 || o[0].Path != "/w/a.txt" || o[0].Action != "created" {
+	if o := (&Hooks{Now: nowFunc}).output(in); o == nil || o.Path != "/w/a.txt" || o.Action != "created" {
 		t.Errorf("outputs %+v", o)
 	}
 	in, err = ReadInput(strings.NewReader(`{"session_id":"s1","hook_event_name":"AfterTool","tool_name":"run_shell_command",` +
