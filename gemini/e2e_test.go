@@ -208,7 +208,8 @@ func poll(t *testing.T, what string, check func() string) {
 // call is refused without running and the reason reaches the model. At
 // each step the status says agent gemini, busy, the model and the usage
 // the server sent; at the end SessionEnd removes the file, and no value
-// was ever written under the state dir.
+// was ever written under the state dir. Then `gemini --resume latest`:
+// the same session, its switch still off.
 func TestPrintRun(t *testing.T) {
 	w := newWorld(t)
 	const content = "E2E-SECRET-CONTENT-9d2f"
@@ -224,16 +225,7 @@ func TestPrintRun(t *testing.T) {
 			Usage: scriptedgemini.Usage{Prompt: 43000, Cached: 30000, Candidates: 30}},
 		{Text: "Done.", Usage: scriptedgemini.Usage{Prompt: 44000, Cached: 40000, Candidates: 10}},
 	}
-	cmd := exec.Command(w.gemini, "-p", "E2E-PROMPT run, then write the notes", "--approval-mode", "yolo")
-	var out bytes.Buffer
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = w.work, w.env(), &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	run := w.start("-p", "E2E-PROMPT run, then write the notes", "--approval-mode", "yolo")
 
 	// the first request waits: the prompt's hooks ran
 	w.waitRequests(1)
@@ -245,7 +237,7 @@ func TestPrintRun(t *testing.T) {
 	w.waitRequests(2)
 	s := w.checkStep("after the command", "%9", replies, 1, secrets)
 	if _, err := os.Stat(ran1); err != nil {
-		t.Fatalf("the command did not run: %v\n%s", err, out.String())
+		t.Fatalf("the command did not run: %v\n%s", err, run.out.String())
 	}
 	if len(s.Recent) != 1 || s.Recent[0].Tool != "run_shell_command" || s.Recent[0].Action != "run" || s.Recent[0].Outcome != status.OK {
 		t.Errorf("recent %+v", s.Recent)
@@ -275,18 +267,60 @@ func TestPrintRun(t *testing.T) {
 		t.Error("the model was not told why its command was refused")
 	}
 	w.model.Queue(replies[3])
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("gemini: %v\n%s", err, out.String())
-		}
-	case <-time.After(waitLimit):
-		t.Fatalf("gemini did not end\n%s", out.String())
-	}
+	run.wait(t)
 	if files := w.statusFiles(); len(files) != 0 {
 		t.Errorf("status files after the run: %v", files)
 	}
 	w.noValues("after the run", secrets)
+
+	// gemini --resume latest: the same session, run_shell_command still off
+	ran3 := filepath.Join(w.mark, "ran3")
+	resumed := w.start("-p", "E2E-PROMPT once more", "--approval-mode", "yolo", "--resume", "latest")
+	w.model.Queue(scriptedgemini.Reply{Calls: []scriptedgemini.Call{shell("touch " + ran3 + " # E2E-SECRET-CMD-2")},
+		Usage: scriptedgemini.Usage{Prompt: 45000, Cached: 40000, Candidates: 20}})
+	w.waitRequests(6)
+	if r := w.forTerminal("%9"); r.Session != s.Session || r.Switches.Tools["run_shell_command"] {
+		t.Errorf("resumed: session %s, switches %v; want %s with run_shell_command off", r.Session, r.Switches, s.Session)
+	}
+	if _, err := os.Stat(ran3); err == nil {
+		t.Error("run_shell_command ran in the resumed session although switched off")
+	}
+	w.model.Queue(scriptedgemini.Reply{Text: "Done.", Usage: scriptedgemini.Usage{Prompt: 46000, Candidates: 5}})
+	resumed.wait(t)
+	w.noValues("after the resumed run", secrets)
+}
+
+// run is a running gemini.
+type run struct {
+	cmd  *exec.Cmd
+	out  bytes.Buffer
+	done chan error
+}
+
+func (w *world) start(args ...string) *run {
+	w.t.Helper()
+	r := &run{done: make(chan error, 1)}
+	r.cmd = exec.Command(w.gemini, args...)
+	r.cmd.Dir, r.cmd.Env, r.cmd.Stdout, r.cmd.Stderr = w.work, w.env(), &r.out, &r.out
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := r.cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	go func() { r.done <- r.cmd.Wait() }()
+	w.t.Cleanup(func() { syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL) })
+	return r
+}
+
+func (r *run) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Fatalf("gemini: %v\n%s", err, r.out.String())
+		}
+	case <-time.After(waitLimit):
+		t.Fatalf("gemini did not end\n%s", r.out.String())
+	}
 }
 
 // TestApprovalInTmux runs Gemini CLI interactively in a real tmux pane:
