@@ -89,3 +89,25 @@ func TestReadInputAnyOrder(t *testing.T) {
 		t.Errorf("an unreadable AfterTool: %v, answer %s", err, Refusal(in))
 	}
 }
+
+// FuzzReadInput: whatever a hook's stdin holds, ReadInput never panics; an
+// input it takes names a session and an event, and one it refuses is
+// answered deny when it was a BeforeTool, nothing otherwise.
+func FuzzReadInput(f *testing.F) {
+	f.Add(`{"session_id":"s1","hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"content":"x"}}`)
+	f.Add(`{"session_id":"s1","hook_event_name":"BeforeModel","llm_request":{"messages":[],"model":"m"}}`)
+	f.Add(`{"session_id":"s1","hook_event_name":"AfterTool","tool_response":{"returnDisplay":{"filePath":7}}}`)
+	f.Add(`{"hook_event_name":"BeforeTool","session_id":null,"llm_request":"x"}`)
+	f.Fuzz(func(t *testing.T, stdin string) {
+		in, err := ReadInput(strings.NewReader(stdin))
+		if err == nil {
+			if in.SessionID == "" || in.Event == "" {
+				t.Fatalf("taken without a session or an event: %+v", in)
+			}
+			return
+		}
+		if r := Refusal(in); (in != nil && in.Event == "BeforeTool") != (r != nil) {
+			t.Fatalf("event %+v, answer %q", in, r)
+		}
+	})
+}
