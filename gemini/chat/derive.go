@@ -26,11 +26,14 @@ func (r *Reader) Derive(repo func(path string) *string) *transcript.Derived {
 		Header:  transcript.Header{ID: st.SessionID, Timestamp: st.Started},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
 	t := st.Totals
-	d.Usage = status.Usage{Input: max(0, t.Input-t.Cached) + t.Tool, Output: t.Output + t.Thoughts, CacheRead: t.Cached}
+	// a record with counts below zero (written by hand, or hostile) still
+	// gives counts a status file takes
+	d.Usage = status.Usage{Input: max(0, t.Input-t.Cached) + max(0, t.Tool), Output: max(0, t.Output) + max(0, t.Thoughts),
+		CacheRead: max(0, t.Cached)}
 	if st.Model != "" {
 		d.Model = &status.Model{Provider: Provider, ID: st.Model, Name: st.Model}
 	}
-	if st.Context != nil {
+	if st.Context != nil && *st.Context >= 0 {
 		tok := *st.Context
 		d.ContextTokens = &tok
 	}

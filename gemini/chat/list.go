@@ -34,7 +34,7 @@ func ReadInfo(path string) (*Info, error) {
 		return nil, err
 	}
 	defer f.Close()
-	line, err := bufio.NewReader(io.LimitReader(f, headWindow)).ReadSlice('\n')
+	line, err := bufio.NewReaderSize(io.LimitReader(f, headWindow), headWindow).ReadSlice('\n')
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, err
 	}

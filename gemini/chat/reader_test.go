@@ -190,3 +190,23 @@ func appendTo(t *testing.T, path string, b []byte) {
 	f.Write(b)
 	f.Close()
 }
+
+// TestHostileCounts: counts below zero give usage and context a status
+// file takes (none below zero); a line of another shape is skipped whole.
+func TestHostileCounts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	appendTo(t, path, []byte(`{"sessionId":"s","projectHash":"h"}`+"\n"+
+		`{"id":"m","type":"gemini","tokens":{"input":-5,"output":-7,"cached":-9,"thoughts":-1,"tool":-3,"total":-20}}`+"\n"+
+		`{"id":"n","type":"gemini","tokens":"many","toolCalls":[{"name":"x"}]}`+"\n"))
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	d := r.Derive(nil)
+	if u := d.Usage; u.Input < 0 || u.Output < 0 || u.CacheRead < 0 || d.ContextTokens != nil {
+		t.Errorf("usage %+v, context %v", u, d.ContextTokens)
+	}
+	if d.Skipped != 1 || len(d.Recent) != 0 {
+		t.Errorf("skipped %d, recent %+v: the line of another shape was not skipped whole", d.Skipped, d.Recent)
+	}
+}
