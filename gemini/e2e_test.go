@@ -336,17 +336,21 @@ func TestApprovalInTmux(t *testing.T) {
 	const content = "E2E-SECRET-CONTENT-61aa"
 	notes := filepath.Join(w.work, "asked.txt")
 	env := append(w.env("TMUX=", "TMUX_PANE=", "TERM=xterm-256color", "LANG=C.UTF-8"), "TMUX_TMPDIR="+w.mark)
-	tm := testsrc.NewTmux(t, "gemini", env)
+	tm, outer := testsrc.NewTmux(t, "gemini", env), testsrc.NewTmux(t, "gemini-outer", env)
 	conf := filepath.Join(w.mark, "tmux.conf")
-	os.WriteFile(conf, []byte("set -g remain-on-exit on\n"), 0o600)
+	os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -g status-interval 1\nset -g status-right-length 80\n"+
+		"set -g status-right '#("+w.jig+" session for-terminal \"#{pane_id}\" --preset tmux)'\n"), 0o600)
 	pane := tm.Run("-f", conf, "new-session", "-d", "-s", "gm", "-x", "150", "-y", "45", "-c", w.work, "-P", "-F", "#{pane_id}",
 		"'"+w.gemini+"'; echo GEMINI-EXIT=$?")
 	screen := func() string { return tm.Run("capture-pane", "-p", "-t", pane) }
+	// tmux's status line as a user sees it: a client of the pane's server
+	// in a pane of an outer one, whose screen holds it
+	outerPane := outer.Run("-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "46", "-P", "-F", "#{pane_id}",
+		"env -u TMUX tmux -L "+tm.Socket+" attach -t gm")
+	outer.Run("set", "-g", "status", "off")
 	bar := func() string {
-		cmd := exec.Command(w.jig, "session", "for-terminal", pane, "--preset", "tmux")
-		cmd.Env = w.env("TMUX=", "TMUX_PANE=")
-		out, _ := cmd.Output()
-		return string(out)
+		rows := strings.Split(outer.Run("capture-pane", "-p", "-t", outerPane), "\n")
+		return rows[len(rows)-1]
 	}
 	poll(t, "Gemini starts and its session's file is there", func() string {
 		if files := w.statusFiles(); len(files) != 1 || !strings.Contains(screen(), "Type your message") {
@@ -377,9 +381,12 @@ func TestApprovalInTmux(t *testing.T) {
 		}
 		return ""
 	})
-	if b := bar(); !strings.Contains(b, "◐") || !strings.Contains(b, "write_file") {
-		t.Errorf("status line %q, want ◐ and write_file", b)
-	}
+	poll(t, "tmux's status line shows the attention glyph", func() string {
+		if b := bar(); !strings.Contains(b, "◐ write_file") {
+			return fmt.Sprintf("status line %q, want ◐ write_file", b)
+		}
+		return ""
+	})
 	poll(t, "Gemini's screen shows the prompt", func() string {
 		if sc := screen(); !strings.Contains(sc, "Allow once") {
 			return "screen:\n" + sc
@@ -399,9 +406,12 @@ func TestApprovalInTmux(t *testing.T) {
 		}
 		return ""
 	})
-	if b := bar(); strings.Contains(b, "◐") {
-		t.Errorf("status line %q still shows ◐", b)
-	}
+	poll(t, "the glyph goes from tmux's status line", func() string {
+		if b := bar(); strings.Contains(b, "◐") || !strings.Contains(b, "○") {
+			return fmt.Sprintf("status line %q, want ○ and no ◐", b)
+		}
+		return ""
+	})
 	s := w.forTerminal(pane)
 	if _, err := os.Stat(notes); err != nil {
 		t.Errorf("the approved write did not happen: %v", err)
