@@ -4,12 +4,11 @@
 // its refusal, write its transcript) and calls Run. What it checks is the
 // kit's promise, the same for every agent: a switched-off tool refused on
 // every call under load and with the session's lock held, a waiting
-// request honoured, a switch merged into
-// a request being taken never lost, the refused call recorded as error at
-// once, every request taken answered, the wait for the person set and
-// cleared, switches kept across a resume, no argument value under the
-// state dir, and the file of a killed agent gone at the next start. Run it
-// under -race.
+// request honoured, a switch merged into a request being taken never lost,
+// the refused call recorded as error at once, every request taken
+// answered, the wait for the person set and cleared, switches kept across
+// a resume, no argument value under the state dir, and the file of a
+// killed agent gone at the next start. Run it under -race.
 package hooktest
 
 import (
