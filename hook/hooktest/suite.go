@@ -3,12 +3,12 @@
 // test gives a Harness (how to make its hook's stdin, run its hook, read
 // its refusal, write its transcript) and calls Run. What it checks is the
 // kit's promise, the same for every agent: a switched-off tool refused on
-// every call under load, a waiting request honoured, a switch merged into
-// a request being taken never lost, the refused call recorded as error at
-// once, every request taken answered, the wait for the person set and
-// cleared, switches kept across a resume, no argument value under the
-// state dir, and the file of a killed agent gone at the next start. Run it
-// under -race.
+// every call under load and with the session's lock held, a waiting
+// request honoured, a switch merged into a request being taken never lost,
+// the refused call recorded as error at once, every request taken
+// answered, the wait for the person set and cleared, switches kept across
+// a resume, no argument value under the state dir, and the file of a
+// killed agent gone at the next start. Run it under -race.
 package hooktest
 
 import (
@@ -178,6 +178,7 @@ func Run(t *testing.T, h Harness) {
 		check func(t *testing.T, h Harness)
 	}{
 		{"ParallelRefusals", parallelRefusals},
+		{"RefusedWithTheLockHeld", refusedWithTheLockHeld},
 		{"WaitingRequestHonoured", waitingRequestHonoured},
 		{"MergeRace", mergeRace},
 		{"RefusedIsError", refusedIsError},
@@ -249,6 +250,21 @@ func parallelRefusals(t *testing.T, h Harness) {
 			t.Errorf("allowed call %d refused: %s", i, r)
 		}
 	}
+}
+
+// refusedWithTheLockHeld: a writer of the session that hangs, holding its
+// lock, delays no refusal: the hooks answer, the lock still held.
+func refusedWithTheLockHeld(t *testing.T, h Harness) {
+	s := newWorld(t, h).session("suite-locked")
+	s.must(Event{Kind: hook.Prompt})
+	s.send(off(h.Switch))
+	s.must(Event{Kind: hook.Prompt})
+	unlock, err := s.dir.Lock(s.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	s.allRefused("the lock held", s.parallel(5, h.Tool, true), h.Switch)
 }
 
 // waitingRequestHonoured: a switch in a request nobody took yet counts at
