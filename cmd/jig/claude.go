@@ -158,7 +158,7 @@ func claudeProjects(getenv func(string) string) string {
 // `show` read them.
 func claudeTranscripts(e *env) records {
 	dir := claudeProjects(e.getenv)
-	return records{agent: "claude", label: "Claude Code", kind: "transcript",
+	return records{agent: "claude", label: "Claude Code", kind: "transcript", says: "model, usage, cost, outputs, recent calls, tools",
 		example: "~/.claude/projects/-home-me-src/6d5df00b-a7f0-4f9c-8397-89b978df7afb.jsonl",
 		list:    func() ([]*transcript.Listed, error) { return cct.List(dir) },
 		find:    func(arg string) (string, error) { return cct.Find(arg, dir) },

@@ -70,7 +70,7 @@ func codexSessionsDir(getenv func(string) string) string {
 // codexRollouts are Codex's rollouts as `jig codex sessions` and `show` read them.
 func codexRollouts(e *env) records {
 	dir := codexSessionsDir(e.getenv)
-	return records{agent: "codex", label: "Codex", kind: "rollout",
+	return records{agent: "codex", label: "Codex", kind: "rollout", says: "model, effort, usage, context, outputs, recent calls",
 		example: "~/.codex/sessions/2026/12/01/rollout-2026-12-01T10-02-58-01a2310e-ba56-7303-8d99-8f1a592c11d4.jsonl",
 		list:    func() ([]*transcript.Listed, error) { return rollout.List(dir) },
 		find:    func(arg string) (string, error) { return rollout.Find(arg, dir) },

@@ -23,7 +23,7 @@ func init() { agents.MustRegister(gemini.Agent) }
 // gemini` puts in its settings.json, and reading its chat records.
 func geminiCommand(e *env) *cli.Command {
 	home := chat.Home(e.getenv)
-	r := records{agent: "gemini", label: "Gemini CLI", kind: "chat record",
+	r := records{agent: "gemini", label: "Gemini CLI", kind: "chat record", says: "model, usage, context, outputs, recent calls",
 		example: "~/.gemini/tmp/shop/chats/session-2026-12-01T20-21-a470ab55.jsonl",
 		list:    func() ([]*transcript.Listed, error) { return chat.List(home) },
 		find:    func(arg string) (string, error) { return chat.Find(arg, home) },

@@ -9,11 +9,12 @@ import (
 )
 
 // records is an agent's transcripts as its sessions and show commands read
-// them: the agent's name, what it calls one, an example, and its reader.
+// them: the agent's name, what it calls one, what show says of one, an
+// example, and its reader.
 type records struct {
-	agent, label, kind, example string
-	list                        func() ([]*transcript.Listed, error)
-	find                        func(arg string) (string, error)
+	agent, label, kind, says, example string
+	list                              func() ([]*transcript.Listed, error)
+	find                              func(arg string) (string, error)
 	// show reads a file whole: what --json prints, and the text printer.
 	show func(file string) (any, func(io.Writer), error)
 }
@@ -34,7 +35,7 @@ func (r records) sessionsCommand(e *env) *cli.Command {
 func (r records) showCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
-		Usage:     "show what a " + r.label + " " + r.kind + " says: model, usage, context, outputs, recent calls",
+		Usage:     "show what a " + r.label + " " + r.kind + " says: " + r.says,
 		UsageText: "jig " + r.agent + " show FILE|ID [--json]\n\nexample: jig " + r.agent + " show " + r.example,
 		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
 		Action: func(c *cli.Context) error {
