@@ -176,4 +176,3 @@ func (s *Server) mac(nonce string) string {
 	m.Write([]byte(nonce))
 	return hex.EncodeToString(m.Sum(nil))
 }
-

@@ -110,7 +110,7 @@ func Cut(s string, n int) string {
 // are read. The line's bytes are valid only during the call.
 func Backward(r io.ReaderAt, end int64, fn func(line []byte, off int64) bool) error {
 	const chunk = 64 << 10
-	var carry []byte // a line's end whose start is further back
+	var carry []byte  // a line's end whose start is further back
 	skipping := false // carry's line is over MaxLine: its start is skipped too
 	buf := make([]byte, chunk)
 	for pos, read := end, int64(0); pos > 0 && read < maxScan; {
