@@ -112,15 +112,17 @@ func Backward(r io.ReaderAt, end int64, fn func(line []byte, off int64) bool) er
 	const chunk = 64 << 10
 	var carry []byte  // a line's end whose start is further back
 	skipping := false // carry's line is over MaxLine: its start is skipped too
-	buf := make([]byte, chunk)
 	for pos, read := end, int64(0); pos > 0 && read < maxScan; {
-		n := min(int64(chunk), pos)
+		// A long line is read in steps as long as what is carried, so
+		// reading it costs its length, not its length squared.
+		n := min(max(chunk, int64(len(carry))), pos)
 		pos -= n
 		read += n
-		if _, err := r.ReadAt(buf[:n], pos); err != nil && !errors.Is(err, io.EOF) {
+		block := make([]byte, n, n+int64(len(carry)))
+		if _, err := r.ReadAt(block, pos); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		block := append(buf[:n:n], carry...)
+		block = append(block, carry...)
 		for {
 			i := bytes.LastIndexByte(block, '\n')
 			if i < 0 {
@@ -128,7 +130,7 @@ func Backward(r io.ReaderAt, end int64, fn func(line []byte, off int64) bool) er
 			}
 			line := block[i+1:]
 			block = block[:i]
-			if skipping {
+			if skipping || len(line) > MaxLine {
 				skipping = false
 				continue
 			}
@@ -136,7 +138,7 @@ func Backward(r io.ReaderAt, end int64, fn func(line []byte, off int64) bool) er
 				return nil
 			}
 		}
-		carry = append(carry[:0:0], block...)
+		carry = block
 		if len(carry) > MaxLine {
 			carry, skipping = nil, true
 		}
