@@ -25,11 +25,12 @@ const TokenFile = "serve.token"
 const (
 	cookieName = "jig_serve"
 	csrfHeader = "X-Jig-Csrf"
-	// failDelay is how long a refused token waits for its answer; refused
-	// ones are answered one at a time, so guessing goes at that pace.
-	failDelay = 400 * time.Millisecond
-	maxBody   = 4 << 10 // bytes of a request's body
+	maxBody    = 4 << 10 // bytes of a request's body
 )
+
+// failDelay is how long a refused token waits for its answer; refused ones
+// are answered one at a time, so guessing goes at that pace.
+var failDelay = 400 * time.Millisecond
 
 // csp lets the page run only its own script and style, talk only to this
 // server and be framed by nobody: no inline script, no outside source.
