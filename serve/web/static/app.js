@@ -15,7 +15,7 @@ function el(tag, props, ...kids) {
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v);
   }
-  for (const kid of kids.flat()) {
+  for (const kid of kids.flat(Infinity)) {
     if (kid === null || kid === undefined || kid === false) continue;
     e.append(typeof kid === "string" || typeof kid === "number" ? document.createTextNode(String(kid)) : kid);
   }
@@ -239,7 +239,7 @@ function sessionPage() {
   }
 
   function message(m) {
-    const who = el("div", { class: "who" }, m.role, m.at ? new Date(m.at).toLocaleString() : "");
+    const who = el("div", { class: "who" }, el("span", {}, m.role), el("span", {}, m.at ? new Date(m.at).toLocaleString() : ""));
     if (info && info.tree && m.id && !readOnly) {
       who.append(el("button", { class: "fork", "data-entry": m.id, onclick: () => act("fork", "/fork", { at: m.id }) }, "fork here"));
     }
