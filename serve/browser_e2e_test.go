@@ -33,8 +33,8 @@ const (
 // browserReport is what testdata/browser.js saw.
 type browserReport struct {
 	Fatal, BoardURL, Answer, Forked, PwnedAnywhere string
-	Errors                                       []string
-	Rows                                         []struct {
+	Errors                                         []string
+	Rows                                           []struct {
 		Key, Project, Model string
 		Attention           bool
 	}
