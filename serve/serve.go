@@ -13,7 +13,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"jig/board"
@@ -151,4 +154,31 @@ func CheckAddr(addr string) error {
 		return errors.New("give the address browsers will open, not a wildcard")
 	}
 	return nil
+}
+
+// Run is jig serve: the token from the state dir, the address opened, one
+// line with the address to open (and a warning on Log when it is not
+// loopback), then answers until ctx ends or a signal to stop.
+func Run(ctx context.Context, addr string, out io.Writer, opt Options) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	tok, err := LoadToken(opt.Board.Dir)
+	if err != nil {
+		return err
+	}
+	opt.Token = tok
+	ln, err := Listen(addr)
+	if err != nil {
+		return err
+	}
+	s, err := New(opt, ln.Addr().String())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if !Loopback(addr) {
+		fmt.Fprintf(opt.Log, "jig: serve: warning: %s is not loopback: the page and its token travel as plain HTTP; see docs/serve.md for ssh -L\n", addr)
+	}
+	fmt.Fprintln(out, URL(ln.Addr().String(), tok))
+	return s.Serve(ctx, ln)
 }
