@@ -44,7 +44,7 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 	readers := []string{"jig/status", "jig/request", "jig/engine", "jig/render", "jig/terminal", "jig/transcript",
-		"jig/ticket", "jig/panel", "jig/panel/follow", "jig/herdr", "jig/herdr/herdr1", "jig/scripts", "jig/claude/transcript", "jig/codex/rollout", "jig/pi"}
+		"jig/ticket", "jig/panel", "jig/panel/follow", "jig/herdr", "jig/herdr/herdr1", "jig/scripts", "jig/claude/transcript", "jig/codex/rollout", "jig/pi", "jig/serve", "jig/serve/conversation"}
 	for _, r := range readers {
 		if _, ok := deps[r]; !ok {
 			t.Errorf("%s: no such package (docs/architecture.md names it)", r)
