@@ -98,13 +98,13 @@ func (s *Server) boardRows(w http.ResponseWriter, r *http.Request) {
 	if !s.wait(r.Context()) {
 		return
 	}
-	rows := s.hub.rows()
-	order := make([]string, len(rows))
-	for i, row := range rows {
-		order[i] = rowKey(row)
+	data, err := s.hub.document()
+	if err != nil {
+		fail(w, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"rows": rows, "order": order, "host": s.opt.Board.Host,
-		"readOnly": s.opt.ReadOnly})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(data)
 }
 
 // events is the page's one event stream: each change of the rows.
@@ -232,7 +232,7 @@ func (s *Server) leaves(w http.ResponseWriter, r *http.Request) {
 		fail(w, status.Mark(status.ErrNotFound, errors.New("this session's conversation has no branches")))
 		return
 	}
-	leaves, err := tree.Leaves(file)
+	leaves, err := s.trees.leaves(r.Context(), tree, file)
 	if err != nil {
 		fail(w, err)
 		return

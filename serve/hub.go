@@ -34,6 +34,7 @@ type hub struct {
 	changed map[string]bool        // keys changed since the last event
 	gone    map[string]bool
 	clients map[chan []byte]bool
+	doc     []byte // the board's rows as the page reads them, nil once a row changed
 }
 
 func newHub(b *board.Board) *hub {
@@ -135,17 +136,34 @@ func sameRow(a, b board.Row) bool {
 }
 
 func (h *hub) poke() {
+	h.mu.Lock()
+	h.doc = nil
+	h.mu.Unlock()
 	select {
 	case h.kick <- struct{}{}:
 	default:
 	}
 }
 
-// rows is every row, in the board's order.
-func (h *hub) rows() []board.Row {
+// document is every row in the board's order, and the order, as JSON:
+// encoded once for every page that asks until a row changes.
+func (h *hub) document() ([]byte, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.sorted()
+	if h.doc != nil {
+		return h.doc, nil
+	}
+	rows := h.sorted()
+	order := make([]string, len(rows))
+	for i, row := range rows {
+		order[i] = rowKey(row)
+	}
+	data, err := cleanJSON(map[string]any{"rows": rows, "order": order, "host": h.b.Host})
+	if err != nil {
+		return nil, err
+	}
+	h.doc = append(data, '\n')
+	return h.doc, nil
 }
 
 func (h *hub) sorted() []board.Row {

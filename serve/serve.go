@@ -50,6 +50,7 @@ type Server struct {
 	allowed map[string]bool // the Host headers this server answers
 	csrfKey []byte
 	failed  chan struct{} // one refused token answered at a time, slowly
+	trees   *trees
 }
 
 // Loopback says whether the address's host is a loopback address (or
@@ -91,7 +92,7 @@ func New(opt Options, addr string) (*Server, error) {
 	if opt.AnswerWait == 0 {
 		opt.AnswerWait = 10 * time.Second
 	}
-	s := &Server{opt: opt, allowed: allowedHosts(addr), csrfKey: randomKey(), failed: make(chan struct{}, 1)}
+	s := &Server{opt: opt, allowed: allowedHosts(addr), csrfKey: randomKey(), failed: make(chan struct{}, 1), trees: newTrees()}
 	s.hub = newHub(opt.Board)
 	return s, nil
 }

@@ -106,30 +106,48 @@ function boardPage() {
       el("td", {}, row.host));
     return tr;
   }
-  function draw() {
-    const trs = order.filter((k) => rows.has(k)).map((k) => line(rows.get(k)));
-    tbody.replaceChildren(...trs);
-    empty.hidden = trs.length > 0;
+  // draw changes the rows that changed in place, and moves rows only when
+  // the order changed: a write to one of 500 sessions touches one row.
+  const trs = new Map();
+  function draw(changed) {
+    for (const k of changed) {
+      const old = trs.get(k), row = rows.get(k);
+      if (!row) { if (old) old.remove(); trs.delete(k); continue; }
+      const tr = line(row);
+      if (old) old.replaceWith(tr);
+      trs.set(k, tr);
+    }
+    const want = order.filter((k) => trs.has(k));
+    let cur = tbody.firstElementChild, same = true;
+    for (const k of want) {
+      if (!cur || cur.dataset.key !== k) { same = false; break; }
+      cur = cur.nextElementSibling;
+    }
+    if (!same || cur) tbody.replaceChildren(...want.map((k) => trs.get(k)));
+    empty.hidden = want.length > 0;
   }
   function say(row) {
     if (notify && row.attention) new Notification((row.project || row.session) + ": " + row.attention + (row.tool ? " " + row.tool : ""));
   }
   async function load() {
     const b = await getJSON("/api/board");
+    const changed = new Set([...rows.keys()]);
     rows.clear();
-    for (const r of b.rows) rows.set(rowKey(r), r);
+    for (const r of b.rows) { rows.set(rowKey(r), r); changed.add(rowKey(r)); }
     order = b.order;
-    draw();
+    draw(changed);
   }
   events(load, (c) => {
+    const changed = new Set(c.gone);
     for (const r of c.rows) {
       const before = rows.get(rowKey(r));
       if (!(before && before.attention) && r.attention) say(r);
       rows.set(rowKey(r), r);
+      changed.add(rowKey(r));
     }
     for (const k of c.gone) rows.delete(k);
     order = c.order;
-    draw();
+    draw(changed);
   });
   setInterval(() => { for (const td of tbody.querySelectorAll("td.for")) td.textContent = ago(td.dataset.since); }, 1000);
 }
