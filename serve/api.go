@@ -348,8 +348,10 @@ func (s *Server) reload(w http.ResponseWriter, r *http.Request) {
 // A request approves nothing.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request, t *target, req *request.Request, words ...string) {
 	if !t.row.Local {
-		args := append(append([]string{"request"}, words...), "--session", t.row.Session, "--wait")
-		out, err := s.opt.Board.SSH.Run(r.Context(), t.row.Host, args...)
+		args := append(append([]string{"request"}, words...), "--session", t.row.Session, "--wait="+s.opt.AnswerWait.String())
+		ssh := s.opt.Board.SSH
+		ssh.Timeout = s.opt.AnswerWait + board.HostTimeout // the answer's wait, and the host's own time
+		out, err := ssh.Run(r.Context(), t.row.Host, args...)
 		if err != nil {
 			fail(w, err)
 			return

@@ -18,6 +18,7 @@ import (
 
 	"jig/internal/fixtures"
 	"jig/internal/pitest"
+	"jig/internal/sshtest"
 	"jig/internal/testsrc"
 	"jig/request"
 	"jig/status"
@@ -49,6 +50,9 @@ type browserReport struct {
 		Scripts  []string
 		Pwned    *string
 	}
+	LiveEntry           bool
+	Remote              struct{ Model, Conversation, Answer string }
+	Phone               struct{ Scroll, Width int }
 	RequestWritten      request.Request
 	OtherLeaf           []shownMessage
 	Claude, Codex       []shownMessage
@@ -89,6 +93,7 @@ type world struct {
 	url, roURL          string
 	piFile, claudeFile  string
 	pi, claude, codex   string
+	remote, remoteState string
 	demoSessions, total int
 }
 
@@ -178,15 +183,27 @@ func newWorld(t *testing.T) *world {
 	w.demoSessions = 3
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	model, _ := json.Marshal(hostileModel)
-	w.write(w.pi, `{"agent":"pi","sessionFile":`+strconv.Quote(w.hostilePi())+`,"cwd":"/src/garden","state":"idle",`+
+	w.piFile = w.hostilePi()
+	w.write(w.pi, `{"agent":"pi","sessionFile":`+strconv.Quote(w.piFile)+`,"cwd":"/src/garden","state":"idle",`+
 		`"model":{"provider":"p","id":"m","name":`+string(model)+`},`+
 		`"contextDetail":{"window":64000,"tokens":1500,"parts":[{"name":"system","tokens":1000},{"name":"messages","tokens":500}],`+
 		`"tools":[{"name":"bash","tokens":10},{"name":"read","tokens":10}],"skills":[],"files":[]}}`)
 	w.write(w.claude, `{"agent":"claude-code","sessionFile":`+strconv.Quote(abs("../claude/testdata/conversation.jsonl"))+`,"cwd":"/src/notes","state":"busy","model":{"provider":"anthropic","id":"claude-opus-5-5","name":"Claude Opus"}}`)
 	w.write(w.codex, `{"agent":"codex","sessionFile":`+strconv.Quote(abs("../codex/rollout/testdata/exec-resume.jsonl"))+`,"cwd":"/src/shop2","state":"busy",`+
 		`"attention":{"kind":"permission","tool":"exec_command"},"model":{"provider":"openai","id":"gpt-5.5","name":"gpt-5.5"}}`)
-	w.total = w.demoSessions + 3
-	w.url, w.roURL = w.serve(), w.serve("--read-only")
+	// another machine: a real sshd whose sessions run jig with a state dir of their own
+	w.remote, w.remoteState = "there-1", filepath.Join(w.root, "remote-state")
+	os.Mkdir(w.remoteState, 0o700)
+	srv := sshtest.Start(t, "devbox", "JIG_STATE_DIR="+w.remoteState, "PATH="+filepath.Dir(w.jig)+":/usr/bin:/bin")
+	w.env = append(w.env, "JIG_SSH="+srv.SSHCommand())
+	remote := w.start("write", "session", "write", "--session", w.remote, "--pid", strconv.Itoa(os.Getpid()))
+	remote.Env, remote.Stderr = append(remote.Env, "JIG_STATE_DIR="+w.remoteState), nil
+	remote.Stdin = strings.NewReader(`{"state":"idle","cwd":"/src/far","model":{"provider":"p","id":"m","name":"Remote Model"},"switches":{"tools":{"grep":true},"skills":{}}}`)
+	if out, err := remote.CombinedOutput(); err != nil {
+		t.Fatalf("the remote session: %v %s", err, out)
+	}
+	w.total = w.demoSessions + 4
+	w.url, w.roURL = w.serve("--host", "devbox"), w.serve("--read-only")
 	return w
 }
 
@@ -215,7 +232,8 @@ func TestServeInABrowser(t *testing.T) {
 	}
 	cfg, _ := json.Marshal(map[string]any{"jig": w.jig, "env": env, "chromium": chromium, "shots": shots,
 		"url": w.url, "base": base(w.url), "readOnlyURL": w.roURL, "readOnlyBase": base(w.roURL), "token": w.url[strings.Index(w.url, "=")+1:],
-		"host": host, "pid": os.Getpid(), "sessions": w.total, "pi": w.pi, "claude": w.claude, "codex": w.codex})
+		"host": host, "pid": os.Getpid(), "sessions": w.total, "pi": w.pi, "claude": w.claude, "codex": w.codex, "piFile": w.piFile,
+		"remote": w.remote, "remoteHost": "devbox", "remoteState": w.remoteState})
 	cfgFile := filepath.Join(w.root, "browser.json")
 	os.WriteFile(cfgFile, cfg, 0o600)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -247,7 +265,7 @@ func TestServeInABrowser(t *testing.T) {
 		}
 		projects, models = append(projects, row.Project), append(models, row.Model)
 	}
-	for _, p := range []string{"shop", "api", "project", "garden", "notes", "shop2"} {
+	for _, p := range []string{"shop", "api", "project", "garden", "notes", "shop2", "far"} {
 		if !slices.Contains(projects, p) {
 			t.Errorf("no row of project %s: %q", p, projects)
 		}
@@ -281,7 +299,22 @@ func TestServeInABrowser(t *testing.T) {
 	if other := joined(r.OtherLeaf); !strings.Contains(other, "Clear out last year's plan") || strings.Contains(other, "A branch answer") {
 		t.Errorf("the other leaf:\n%s", other)
 	}
+	if !r.LiveEntry {
+		t.Error("an entry the agent wrote did not appear")
+	}
 	checkForkOpensInPi(t, r.Forked, piBin, nodeBin, w)
+
+	// another machine's session: its status and requests through its own jig
+	if !strings.HasPrefix(r.Remote.Model, "Remote Model") || !strings.Contains(r.Remote.Conversation, "stays on its own machine") ||
+		!strings.Contains(r.Remote.Answer, "grep") {
+		t.Errorf("the remote session's page: %+v", r.Remote)
+	}
+	if rs, err := (&status.Dir{Root: w.remoteState}).Read(w.remote); err != nil || rs.Switches.Tools["grep"] {
+		t.Errorf("the remote session's switches: %+v %v", rs, err)
+	}
+	if r.Phone.Scroll > r.Phone.Width {
+		t.Errorf("at a phone's width the board is %d px wide on a %d px screen", r.Phone.Scroll, r.Phone.Width)
+	}
 
 	// Claude's and Codex's recorded transcripts
 	if c := joined(r.Claude); !strings.Contains(c, "user: Write the notes and list the folder.") || !strings.Contains(c, "Write ✓") ||
@@ -314,7 +347,7 @@ func TestServeInABrowser(t *testing.T) {
 	}
 
 	// a screenshot of each page, with its key text
-	for name, key := range map[string]string{"board": "shop", "session-pi": "A branch answer", "session-claude": "Write the notes", "session-codex": "EXP-PROMPT"} {
+	for name, key := range map[string]string{"board": "shop", "board-phone": "shop", "session-pi": "A branch answer", "session-claude": "Write the notes", "session-codex": "EXP-PROMPT"} {
 		s, ok := r.Shots[name]
 		if !ok || s.Bytes < 1000 || !strings.Contains(s.Text, key) {
 			t.Errorf("screenshot %s: %d bytes, text has %q: %v", name, s.Bytes, key, ok && strings.Contains(s.Text, key))

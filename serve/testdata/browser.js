@@ -77,6 +77,13 @@ async function messages(page) {
     await page.waitForFunction(() => /tool bash off: /.test(document.querySelector("#answer").textContent) && !/…$/.test(document.querySelector("#answer").textContent));
     out.answer = await page.textContent("#answer");
 
+    // the agent writes on: a new entry appears once the status says so
+    fs.appendFileSync(cfg.piFile, JSON.stringify({ type: "message", id: "b0000003", parentId: "b0000002", timestamp: new Date().toISOString(),
+      message: { role: "assistant", content: [{ type: "text", text: "A later entry" }] } }) + "\n");
+    jig(["session", "write", "--session", cfg.pi, "--pid", String(cfg.pid)], JSON.stringify({ state: "busy" }));
+    await page.waitForFunction(() => [...document.querySelectorAll(".msg .text")].some((t) => t.textContent === "A later entry"));
+    out.liveEntry = true;
+
     // another leaf, then a fork at the first user message
     await page.click("#branches .leaf:not(.active) button");
     await page.waitForFunction(() => /branch /.test(document.querySelector("#conversation h2").textContent));
@@ -92,6 +99,25 @@ async function messages(page) {
       out[name] = await messages(page);
       await shot(page, "session-" + name);
     }
+
+    // another machine's session, through its own jig over ssh
+    await page.goto(sessionURL(cfg.base, cfg.remote).replace("/s/" + encodeURIComponent(cfg.host) + "/", "/s/" + cfg.remoteHost + "/"));
+    await page.waitForSelector('button[data-switch="tool:grep"]');
+    const remoteReq = path.join(cfg.remoteState, "requests", cfg.remote + ".json");
+    await page.click('button[data-switch="tool:grep"]');
+    for (let i = 0; i < 400 && !fs.existsSync(remoteReq); i++) await new Promise((r) => setTimeout(r, 25));
+    execFileSync(cfg.jig, ["request", "handle", "--session", cfg.remote], { input: JSON.stringify({ tools: ["grep"], active: ["grep"], hidden: [], skills: [] }),
+      env: { ...process.env, ...cfg.env, JIG_STATE_DIR: cfg.remoteState } });
+    await page.waitForFunction(() => /^tool grep off: /.test(document.querySelector("#answer").textContent));
+    out.remote = { model: await page.textContent("#model"), conversation: await page.textContent("#conversation"), answer: await page.textContent("#answer") };
+
+    // a phone's width: nothing wider than the screen
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(cfg.base + "/");
+    await page.waitForSelector("#rows tr");
+    out.phone = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    await shot(page, "board-phone");
+    await page.setViewportSize({ width: 1100, height: 700 });
 
     // a page on another origin (same site: SameSite does not stop it) posts
     const evil = http.createServer((req, res) => {

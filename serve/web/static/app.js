@@ -90,7 +90,7 @@ function boardPage() {
   } }, "notify me when a session waits");
   main.append(el("table", {},
     el("thead", {}, el("tr", {}, ["", "agent", "project", "model", "context", "cost", "5 h", "for", "host"].map(
-      (h, i) => el("th", { class: i >= 4 && i <= 7 ? "num" : "" }, h)))),
+      (h, i) => el("th", { class: (i >= 4 && i <= 7 ? "num" : "") + ([1, 3, 6, 8].includes(i) ? " wide" : "") }, h)))),
     tbody), empty, el("p", {}, bell));
 
   function line(row) {
@@ -99,11 +99,12 @@ function boardPage() {
       tr.append(el("td", {}, stateCell(row)), el("td", { colspan: 7, class: "down" }, row.error), el("td", {}, row.host));
       return tr;
     }
-    tr.append(el("td", { class: "state" }, stateCell(row)), el("td", {}, row.agent || "-"),
-      el("td", { class: "project" }, row.project || "-"), el("td", { class: "model" }, row.model || "-"),
+    // "wide" cells give way first on a narrow screen (a phone)
+    tr.append(el("td", { class: "state" }, stateCell(row)), el("td", { class: "wide" }, row.agent || "-"),
+      el("td", { class: "project" }, row.project || "-"), el("td", { class: "model wide" }, row.model || "-"),
       el("td", { class: "num" }, pct(row.contextPercent)), el("td", { class: "num" }, money(row.cost)),
-      el("td", { class: "num" }, pct(row.rateLimitPercent)), el("td", { class: "num for", "data-since": row.since }, ago(row.since)),
-      el("td", {}, row.host));
+      el("td", { class: "num wide" }, pct(row.rateLimitPercent)), el("td", { class: "num for", "data-since": row.since }, ago(row.since)),
+      el("td", { class: "wide" }, row.host));
     return tr;
   }
   // draw changes the rows that changed in place, and moves rows only when
