@@ -102,8 +102,7 @@ func New(opt Options, addr string) (*Server, error) {
 // (or typed localhost) sends. A name a rebinding DNS points here is none.
 func allowedHosts(addr string) map[string]bool {
 	out := map[string]bool{strings.ToLower(addr): true}
-	if host, port, err := net.SplitHostPort(addr); err == nil && Loopback(addr) {
-		_ = host
+	if _, port, err := net.SplitHostPort(addr); err == nil && Loopback(addr) {
 		for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
 			out[h+":"+port] = true
 		}
