@@ -23,7 +23,6 @@ import (
 const TokenFile = "serve.token"
 
 const (
-	cookieName = "jig_serve"
 	csrfHeader = "X-Jig-Csrf"
 	maxBody    = 4 << 10 // bytes of a request's body
 )
@@ -87,7 +86,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet && s.tokenOK(tok) {
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.opt.Token, Path: "/", HttpOnly: true,
+			http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.opt.Token, Path: "/", HttpOnly: true,
 				SameSite: http.SameSiteStrictMode})
 			q := r.URL.Query()
 			q.Del("token")
@@ -117,7 +116,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 // presented is the token a request carries: its cookie, else a bearer
 // token (for scripts).
 func (s *Server) presented(r *http.Request) string {
-	if c, err := r.Cookie(cookieName); err == nil {
+	if c, err := r.Cookie(s.cookie); err == nil {
 		return c.Value
 	}
 	if b, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {

@@ -51,6 +51,10 @@ type Server struct {
 	csrfKey []byte
 	failed  chan struct{} // one refused token answered at a time, slowly
 	trees   *trees
+	// cookie is the token's cookie name, by port: a browser sends a
+	// host's cookies to all its ports, and two servers of two state dirs
+	// must not take each other's.
+	cookie string
 }
 
 // Loopback says whether the address's host is a loopback address (or
@@ -92,7 +96,9 @@ func New(opt Options, addr string) (*Server, error) {
 	if opt.AnswerWait == 0 {
 		opt.AnswerWait = 10 * time.Second
 	}
-	s := &Server{opt: opt, allowed: allowedHosts(addr), csrfKey: randomKey(), failed: make(chan struct{}, 1), trees: newTrees()}
+	_, port, _ := net.SplitHostPort(addr)
+	s := &Server{opt: opt, allowed: allowedHosts(addr), csrfKey: randomKey(), failed: make(chan struct{}, 1), trees: newTrees(),
+		cookie: "jig_serve_" + port}
 	s.hub = newHub(opt.Board)
 	return s, nil
 }

@@ -89,7 +89,7 @@ func (f *fixture) do(method, path string, body string, auth bool, edit ...func(*
 	f.t.Helper()
 	r := httptest.NewRequest(method, "http://"+testAddr+path, strings.NewReader(body))
 	if auth {
-		r.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+		r.AddCookie(&http.Cookie{Name: "jig_serve_7420", Value: testToken})
 	}
 	if method == http.MethodPost {
 		r.Header.Set("Origin", "http://"+testAddr)
@@ -119,7 +119,7 @@ func TestEveryRouteWantsTheToken(t *testing.T) {
 	f := newFixture(t, false)
 	wrong := []func(*http.Request){
 		func(*http.Request) {},
-		func(r *http.Request) { r.AddCookie(&http.Cookie{Name: cookieName, Value: strings.Repeat("0", 64)}) },
+		func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "jig_serve_7420", Value: strings.Repeat("0", 64)}) },
 		func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+testToken[:63]) },
 		func(r *http.Request) { r.URL.RawQuery = "token=" + testToken[1:] + "x" },
 	}
@@ -294,13 +294,14 @@ func TestTheEventStreamSaysAChangedRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.srv.allowed = allowedHosts(ln.Addr().String())
+	f.srv.cookie = "jig_serve_7420" // the fixture's
 	hs := httptest.NewUnstartedServer(f.srv.Handler())
 	hs.Listener.Close()
 	hs.Listener = ln
 	hs.Start()
 	defer hs.Close()
 	req, _ := http.NewRequest("GET", hs.URL+"/api/events", nil)
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: testToken})
+	req.AddCookie(&http.Cookie{Name: "jig_serve_7420", Value: testToken})
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -156,7 +156,7 @@ async function messages(page) {
     // a forged Host (what a rebinding DNS name sends)
     out.wrongHost = await new Promise((res) => {
       const u = new URL(cfg.base);
-      http.get({ host: u.hostname, port: u.port, path: "/api/board", headers: { Host: "rebind.example:" + u.port, Cookie: "jig_serve=" + cfg.token } },
+      http.get({ host: u.hostname, port: u.port, path: "/api/board", headers: { Host: "rebind.example:" + u.port, Cookie: "jig_serve_" + u.port + "=" + cfg.token } },
         (r) => { r.resume(); res(r.statusCode); }).on("error", (e) => res(e.message));
     });
 

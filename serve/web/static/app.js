@@ -84,7 +84,7 @@ function boardPage() {
   const tbody = el("tbody", { id: "rows" });
   const empty = el("p", { class: "dim", id: "empty" }, "No live session.");
   const bell = el("button", { id: "notify", onclick: async () => {
-    if (!("Notification" in window)) return;
+    if (!("Notification" in window)) { bell.textContent = "this browser gives notifications only on https or localhost"; return; }
     notify = (await Notification.requestPermission()) === "granted";
     bell.textContent = notify ? "notifications on" : "notifications refused";
   } }, "notify me when a session waits");
