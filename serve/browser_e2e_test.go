@@ -28,6 +28,7 @@ func TestMain(m *testing.M) { testsrc.Main(m) }
 
 const (
 	hostileModel = `<img src=x onerror="window.__pwned=1">`
+	hostileTool  = `<img src=x onerror="window.__pwned=4">`
 	hostileText  = `look: <img src=x onerror="window.__pwned=2"> and <script>window.__pwned=3</script> done`
 )
 
@@ -151,8 +152,11 @@ func (w *world) hostilePi() string {
 		w.t.Fatal(err)
 	}
 	text, _ := json.Marshal(hostileText)
+	tool, _ := json.Marshal(hostileTool)
 	data = append(data, []byte(`{"type":"message","id":"b0000001","parentId":"3cadb1a3","timestamp":"2026-11-30T12:20:00.000Z","message":{"role":"user","content":[{"type":"text","text":`+string(text)+`}]}}`+"\n"+
-		`{"type":"message","id":"b0000002","parentId":"b0000001","timestamp":"2026-11-30T12:20:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"A branch answer"}]}}`+"\n")...)
+		`{"type":"message","id":"b0000002","parentId":"b0000001","timestamp":"2026-11-30T12:20:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"A branch answer"},`+
+		`{"type":"toolCall","id":"h1","name":`+string(tool)+`,"arguments":{"cmd":"<script>window.__pwned=5</script>"}}]}}`+"\n"+
+		`{"type":"message","id":"b0000003","parentId":"b0000002","timestamp":"2026-11-30T12:20:02.000Z","message":{"role":"toolResult","toolCallId":"h1","content":[{"type":"text","text":"<img src=x onerror=\"window.__pwned=6\">"}],"isError":false}}`+"\n")...)
 	path := filepath.Join(w.root, "2026-11-30T12-15-55-096Z_01a22c62.jsonl")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		w.t.Fatal(err)
@@ -282,7 +286,7 @@ func TestServeInABrowser(t *testing.T) {
 	pi := joined(r.Pi.Messages)
 	if !slices.ContainsFunc(r.Pi.Messages, func(m shownMessage) bool { return m.Role == "user" && m.Text == hostileText }) ||
 		!strings.Contains(pi, "A branch answer") || !strings.Contains(pi, "The notes are tidy") || strings.Contains(pi, "Check the plans") ||
-		!strings.Contains(pi, "read ✓") {
+		!strings.Contains(pi, "read ✓") || !strings.Contains(pi, hostileTool+" ✓") {
 		t.Errorf("Pi's active branch:\n%s", pi)
 	}
 	if r.Pi.Leaves != 2 || r.Pi.Imgs != 0 || !slices.Equal(r.Pi.Scripts, []string{"/static/app.js"}) || r.Pi.Pwned != nil ||

@@ -119,7 +119,9 @@ func TestEveryRouteWantsTheToken(t *testing.T) {
 	f := newFixture(t, false)
 	wrong := []func(*http.Request){
 		func(*http.Request) {},
-		func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "jig_serve_7420", Value: strings.Repeat("0", 64)}) },
+		func(r *http.Request) {
+			r.AddCookie(&http.Cookie{Name: "jig_serve_7420", Value: strings.Repeat("0", 64)})
+		},
 		func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+testToken[:63]) },
 		func(r *http.Request) { r.URL.RawQuery = "token=" + testToken[1:] + "x" },
 	}

@@ -78,7 +78,7 @@ async function messages(page) {
     out.answer = await page.textContent("#answer");
 
     // the agent writes on: a new entry appears once the status says so
-    fs.appendFileSync(cfg.piFile, JSON.stringify({ type: "message", id: "b0000003", parentId: "b0000002", timestamp: new Date().toISOString(),
+    fs.appendFileSync(cfg.piFile, JSON.stringify({ type: "message", id: "b0000004", parentId: "b0000003", timestamp: new Date().toISOString(),
       message: { role: "assistant", content: [{ type: "text", text: "A later entry" }] } }) + "\n");
     jig(["session", "write", "--session", cfg.pi, "--pid", String(cfg.pid)], JSON.stringify({ state: "busy" }));
     await page.waitForFunction(() => [...document.querySelectorAll(".msg .text")].some((t) => t.textContent === "A later entry"));
