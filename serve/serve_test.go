@@ -356,3 +356,26 @@ func TestCheckAddr(t *testing.T) {
 		t.Error("Loopback")
 	}
 }
+
+// TestFocusSaysWhenNoPaneCanBeFocused: a session that names no terminal
+// cannot be focused, and the page is told why (board.Jump's words).
+func TestFocusSaysWhenNoPaneCanBeFocused(t *testing.T) {
+	f := newFixture(t, false)
+	w := f.do("POST", "/api/s/h/s1/focus", "{}", true)
+	if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), "no way to focus its terminal") {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+}
+
+// TestAnUnknownSessionIsNotFound, on every session route.
+func TestAnUnknownSessionIsNotFound(t *testing.T) {
+	f := newFixture(t, false)
+	for _, path := range []string{"/api/s/h/nope", "/api/s/h/nope/messages", "/api/s/other/s1"} {
+		if w := f.do("GET", path, "", true); w.Code != http.StatusNotFound {
+			t.Errorf("%s: %d %s", path, w.Code, w.Body)
+		}
+	}
+	if w := f.do("POST", "/api/s/h/nope/reload", "{}", true); w.Code != http.StatusNotFound {
+		t.Errorf("reload: %d %s", w.Code, w.Body)
+	}
+}
