@@ -39,3 +39,30 @@ func TestConversationReadsATranscript(t *testing.T) {
 		t.Fatalf("a page of one: %+v, %v", older, err)
 	}
 }
+
+// TestConversationReadsARecordedTranscript reads what the real Claude Code
+// 2.1.328 wrote (claude/testdata/README.md): its request records and
+// attachments are no messages.
+func TestConversationReadsARecordedTranscript(t *testing.T) {
+	p, err := Conversation{}.Read("testdata/recorded-2.1.328.jsonl", conversation.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range p.Messages {
+		line := m.Role + ": " + m.Text
+		for _, c := range m.Calls {
+			line += " [" + c.Name + " → " + c.Result + "]"
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"user: Write the garden notes, then list the folder.",
+		"assistant: I'll write the notes. [Write → File created successfully at: /tmp/TestZZRecordConversation1471587919/001/project/notes.txt (file state is current in your context — no need to Read it back)]",
+		"assistant:  [Bash → notes.txt]",
+		"assistant: The notes are written; the folder holds notes.txt.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -192,7 +192,7 @@ func newWorld(t *testing.T) *world {
 		`"model":{"provider":"p","id":"m","name":`+string(model)+`},`+
 		`"contextDetail":{"window":64000,"tokens":1500,"parts":[{"name":"system","tokens":1000},{"name":"messages","tokens":500}],`+
 		`"tools":[{"name":"bash","tokens":10},{"name":"read","tokens":10}],"skills":[],"files":[]}}`)
-	w.write(w.claude, `{"agent":"claude-code","sessionFile":`+strconv.Quote(abs("../claude/testdata/conversation.jsonl"))+`,"cwd":"/src/notes","state":"busy","model":{"provider":"anthropic","id":"claude-opus-5-5","name":"Claude Opus"}}`)
+	w.write(w.claude, `{"agent":"claude-code","sessionFile":`+strconv.Quote(abs("../claude/testdata/recorded-2.1.328.jsonl"))+`,"cwd":"/src/notes","state":"busy","model":{"provider":"anthropic","id":"claude-opus-5-5","name":"Claude Opus"}}`)
 	w.write(w.codex, `{"agent":"codex","sessionFile":`+strconv.Quote(abs("../codex/rollout/testdata/exec-resume.jsonl"))+`,"cwd":"/src/shop2","state":"busy",`+
 		`"attention":{"kind":"permission","tool":"exec_command"},"model":{"provider":"openai","id":"gpt-5.5","name":"gpt-5.5"}}`)
 	// another machine: a real sshd whose sessions run jig with a state dir of their own
@@ -321,8 +321,8 @@ func TestServeInABrowser(t *testing.T) {
 	}
 
 	// Claude's and Codex's recorded transcripts
-	if c := joined(r.Claude); !strings.Contains(c, "user: Write the notes and list the folder.") || !strings.Contains(c, "Write ✓") ||
-		!strings.Contains(c, "The notes are written") || strings.Contains(c, "subagent") {
+	if c := joined(r.Claude); !strings.Contains(c, "user: Write the garden notes, then list the folder.") || !strings.Contains(c, "Write ✓") ||
+		!strings.Contains(c, "Bash ✓") || !strings.Contains(c, "The notes are written") {
 		t.Errorf("Claude's conversation:\n%s", c)
 	}
 	if c := joined(r.Codex); strings.Count(c, "user: EXP-PROMPT do it") != 2 || !strings.Contains(c, "exec_command ✓") || !strings.Contains(c, "apply_patch ✓") {
@@ -351,7 +351,7 @@ func TestServeInABrowser(t *testing.T) {
 	}
 
 	// a screenshot of each page, with its key text
-	for name, key := range map[string]string{"board": "shop", "board-phone": "shop", "session-pi": "A branch answer", "session-claude": "Write the notes", "session-codex": "EXP-PROMPT"} {
+	for name, key := range map[string]string{"board": "shop", "board-phone": "shop", "session-pi": "A branch answer", "session-claude": "Write the garden notes", "session-codex": "EXP-PROMPT"} {
 		s, ok := r.Shots[name]
 		if !ok || s.Bytes < 1000 || !strings.Contains(s.Text, key) {
 			t.Errorf("screenshot %s: %d bytes, text has %q: %v", name, s.Bytes, key, ok && strings.Contains(s.Text, key))
