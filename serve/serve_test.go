@@ -57,12 +57,17 @@ type fixture struct {
 
 func writeStatus(t *testing.T, dir *status.Dir, session, model string) {
 	t.Helper()
+	if err := write(dir, session, model); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(dir *status.Dir, session, model string) error {
 	file := "/tmp/transcript.jsonl"
 	s := &status.Status{Schema: 1, Session: session, PID: os.Getpid(), Host: "h", Agent: "fake", CWD: "/src/shop",
 		State: status.Idle, SessionFile: &file, Model: &status.Model{Provider: "p", ID: "m", Name: model}}
-	if _, err := dir.Write(s, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	_, err := dir.Write(s, time.Now())
+	return err
 }
 
 func newFixture(t *testing.T, readOnly bool) *fixture {
