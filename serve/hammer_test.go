@@ -166,8 +166,10 @@ func TestHammerPagesConvergeOnTheBoard(t *testing.T) {
 	json.NewDecoder(b.Body).Decode(&doc)
 	b.Body.Close()
 	for i, v := range views {
+		v.mu.Lock()
 		if strings.Join(v.order, ",") != strings.Join(doc.Order, ",") {
 			t.Errorf("page %d's order is not the board's", i)
 		}
+		v.mu.Unlock()
 	}
 }
