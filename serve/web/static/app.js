@@ -206,7 +206,7 @@ function sessionPage() {
       ),
       el("p", {},
         el("button", { id: "reload", disabled: readOnly, onclick: () => act("reload", "/reload") }, "reload when idle"), " ",
-        el("button", { id: "focus", disabled: readOnly || !row.local, onclick: () => act("focus", "/focus") }, "focus its pane")),
+        el("button", { id: "focus", disabled: readOnly || !row.terminal, onclick: () => act("focus", "/focus") }, "focus its pane")),
     );
     const det = st.contextDetail || {};
     detail.replaceChildren(...[
