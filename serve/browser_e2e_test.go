@@ -51,6 +51,7 @@ type browserReport struct {
 		Scripts  []string
 		Pwned    *string
 	}
+	Notes               []string
 	LiveEntry           bool
 	Remote              struct{ Model, Conversation, Answer string }
 	Phone               struct{ Scroll, Width int }
@@ -281,6 +282,9 @@ func TestServeInABrowser(t *testing.T) {
 		t.Errorf("the write reloaded the page: mark %q, %d navigations", r.MarkAfterChange, r.Navigations)
 	}
 	t.Logf("a status write reached the open board in %d ms", r.ChangeMs)
+	if !slices.Equal(r.Notes, []string{"notes: question"}) {
+		t.Errorf("notifications asked for: %q, want the one of the session that began to wait", r.Notes)
+	}
 
 	// the Pi session: hostile text as text, nothing run, its branches
 	pi := joined(r.Pi.Messages)

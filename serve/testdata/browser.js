@@ -35,6 +35,14 @@ async function messages(page) {
   // (launch gives the browser a fresh profile folder of its own, removed at close)
   try {
     const ctx = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    await ctx.grantPermissions(["notifications"], { origin: cfg.base });
+    // the browser's own Notification, each one it is asked for recorded (headless shows none)
+    await ctx.addInitScript(() => {
+      const Real = window.Notification;
+      if (!Real) return;
+      window.__notes = [];
+      window.Notification = class extends Real { constructor(title, opts) { super(title, opts); window.__notes.push(title); } };
+    });
     const page = await ctx.newPage();
     out.errors = [];
     page.on("pageerror", (e) => out.errors.push(e.message));
@@ -57,6 +65,14 @@ async function messages(page) {
     out.changeMs = Date.now() - t0;
     out.markAfterChange = await page.evaluate(() => window.__mark);
     out.navigations = await page.evaluate(() => performance.getEntriesByType("navigation").length);
+
+    // opt-in notifications: one when a session starts to wait
+    await page.click("#notify");
+    await page.waitForFunction(() => document.querySelector("#notify").textContent === "notifications on");
+    jig(["session", "write", "--session", cfg.claude, "--pid", String(cfg.pid)], JSON.stringify({ attention: { kind: "question" } }));
+    await page.waitForFunction(() => window.__notes.length > 0);
+    out.notes = await page.evaluate(() => window.__notes);
+    jig(["session", "write", "--session", cfg.claude, "--pid", String(cfg.pid)], JSON.stringify({ attention: null }));
 
     // the Pi session: hostile text as text, messages, branches
     await page.goto(sessionURL(cfg.base, cfg.pi));
