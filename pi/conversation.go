@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"jig/pi/transcript"
 	"jig/serve/conversation"
 	"jig/status"
-	"jig/transcript"
 )
 
 // Conversation reads Pi's session files for `jig serve`: the messages of a

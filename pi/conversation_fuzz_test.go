@@ -11,7 +11,7 @@ import (
 // FuzzConversation: any file is read without a panic, page after page to
 // its start, each page's cursor before the last one's (the first 100).
 func FuzzConversation(f *testing.F) {
-	data, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "recorded", "pi-0.73.1.jsonl"))
+	data, err := os.ReadFile(filepath.Join("transcript", "testdata", "recorded", "pi-0.73.1.jsonl"))
 	if err != nil {
 		f.Fatal(err)
 	}

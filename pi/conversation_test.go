@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"jig/internal/fixtures"
+	"jig/pi/transcript"
 	"jig/serve/conversation"
-	"jig/transcript"
 )
 
 func recorded(t *testing.T) string {

@@ -20,12 +20,16 @@ import (
 	"time"
 
 	"jig/board"
+	"jig/cmdline"
 	"jig/serve/conversation"
 	"jig/status"
 )
 
 // DefaultAddr is where jig serve listens unless told otherwise.
 const DefaultAddr = "127.0.0.1:7420"
+
+// Reader reads one agent's transcripts (conversation.Reader).
+type Reader = conversation.Reader
 
 // Options is what a server shows and may do.
 type Options struct {
@@ -34,7 +38,7 @@ type Options struct {
 	// Conversations reads each agent's transcripts, by the status file's
 	// agent id. A reader that is also a conversation.Tree gives branches
 	// and forks.
-	Conversations map[string]conversation.Reader
+	Conversations map[string]Reader
 	Token         string    // the secret every request must carry (see LoadToken)
 	Log           io.Writer // one line per refused token
 	Now           func() time.Time
@@ -166,6 +170,9 @@ func CheckAddr(addr string) error {
 // line with the address to open (and a warning on Log when it is not
 // loopback), then answers until ctx ends or a signal to stop.
 func Run(ctx context.Context, addr string, out io.Writer, opt Options) error {
+	if err := CheckAddr(addr); err != nil {
+		return cmdline.Usagef("--addr %s: %v", addr, err)
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	tok, err := LoadToken(opt.Board.Dir)
