@@ -75,7 +75,7 @@ type Hooks struct {
 	Now    func() time.Time
 	Getenv func(string) string
 	Host   string
-	PID    int // Codex's process (claude.HookParent: the hook's parent)
+	PID    int // Codex's process (hook.Parent: the hook's parent)
 }
 
 // Hook handles one event: one read–merge–write of the session's file

@@ -12,17 +12,12 @@ import (
 	"slices"
 	"time"
 
-	"jig/agents"
 	"jig/engine"
 	"jig/gemini/chat"
 	"jig/hook"
 	"jig/status"
 	"jig/writer"
 )
-
-// Agent is Gemini CLI in jig's registry of agents; Herdr labels it
-// "gemini" (src/detect/mod.rs, agent_label).
-var Agent = agents.Agent{ID: ID, Label: "Gemini CLI", Herdr: "gemini"}
 
 // ID is a Gemini CLI session's `agent` in its status file.
 const ID = "gemini"
@@ -63,7 +58,7 @@ type Hooks struct {
 	Now    func() time.Time
 	Getenv func(string) string
 	Host   string
-	PID    int // Gemini's process (claude.HookParent: the hook's parent, past the shell)
+	PID    int // Gemini's process (hook.Parent: the hook's parent, past the shell)
 }
 
 // Hook handles one event and returns what the hook prints on stdout: nil,

@@ -2,8 +2,10 @@ package pi
 
 import (
 	"jig/agents"
+	"jig/agents/peer"
 	"jig/status"
 )
 
-// Agent is Pi as readers name it; cmd/jig registers it.
-var Agent = agents.Agent{ID: status.AgentPi, Label: "Pi", Herdr: "pi"}
+// Agent is Pi in jig's registry of agents; its commands (`jig pi …`,
+// `jig install pi`) are cmd/jig's own, so it names none here.
+var Agent = peer.Agent{Agent: agents.Agent{ID: status.AgentPi, Label: "Pi", Herdr: "pi"}}

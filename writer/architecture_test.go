@@ -59,8 +59,12 @@ cmdline, panel, request, terminal < board;
 NONE < serve/conversation;
 board, serve/conversation < serve;
 
+# What the command line knows of an agent (its commands, as data): the
+# registry's entry and the floor its sessions are listed on.
+agents, transcript < agents/peer;
+
 # The agents, each on the shared rooms.
-agents, configfile, hook, install/hookjson, panel, request, serve/conversation, settingsjson, terminal, writer < AGENT;
+agents, agents/peer, configfile, hook, install/hookjson, panel, request, serve/conversation, settingsjson, terminal, writer < AGENT;
 
 # The tests' helpers: any shared room, each other, no agent.
 board, cmdline, herdr, hook/hooktest, notify, panel/follow, scripts, serve < internal/...;

@@ -1,76 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"jig/claude"
-	cct "jig/claude/transcript"
 	"jig/render"
-	"jig/status"
 	"jig/transcript"
 )
-
-// claudeCommand groups what jig does for Claude Code: the hook and
-// statusLine commands `jig install claude` puts in its settings, and
-// reading its transcripts.
-func claudeCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "claude",
-		Usage:     "keep Claude Code sessions' status files (hooks, statusLine); read its transcripts",
-		UsageText: "jig claude COMMAND [options] [arguments]\n\nexample: jig claude sessions --cwd .",
-		Subcommands: []*cli.Command{
-			claudeHookCommand(e),
-			claudeStatusLineCommand(e),
-			claudeTranscripts(e).sessionsCommand(e),
-			claudeTranscripts(e).showCommand(e),
-		},
-	}
-}
-
-// claudeWriter reads Claude's JSON, which came on stdin, and makes the
-// session's writer.
-func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
-	if err := fitsStatus(data); err != nil {
-		return nil, nil, err
-	}
-	in, err := claude.ParseInput(data)
-	if err != nil {
-		return nil, nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
-	dir, err := e.stateDir()
-	if err != nil {
-		return nil, nil, err
-	}
-	host, _ := e.hostname()
-	return &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}, in, nil
-}
-
-func claudeHookCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "hook",
-		Usage: "update a Claude Code session's status file from one hook event (JSON on stdin)",
-		UsageText: "jig claude hook < event.json\n\n" +
-			"Installed for every event by `jig install claude`. On PreToolUse it refuses a call of a\n" +
-			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
-			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`,
-		Action: func(c *cli.Context) error {
-			data, err := e.readStdin(c)
-			if err != nil {
-				return err
-			}
-			w, in, err := e.claudeWriter(data)
-			if err != nil {
-				return err
-			}
-			out, err := w.Hook(in)
-			return e.hookAnswer(c, out, err)
-		},
-	}
-}
 
 func claudeStatusLineCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -116,6 +54,15 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 	}
 }
 
+// claudeWriter reads Claude's JSON, which came on stdin, and makes the
+// session's writer.
+func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
+	if err := fitsStatus(data); err != nil {
+		return nil, nil, err
+	}
+	return claude.Open(hookCall(e, nil), data)
+}
+
 // claudeStatusLineThen is the statusLine wrapping the user's own command:
 // jig records Claude's JSON, the line and the exit code are the command's.
 // What goes wrong on jig's side is one line on stderr, never the line lost.
@@ -147,28 +94,6 @@ func (e *env) claudeStatusLineThen(c *cli.Context) error {
 		return silent(code)
 	}
 	return nil
-}
-
-// claudeProjects is where Claude keeps its transcripts.
-func claudeProjects(getenv func(string) string) string {
-	return filepath.Join(claude.AgentDir(getenv), "projects")
-}
-
-// claudeTranscripts are Claude's transcripts as `jig claude sessions` and
-// `show` read them.
-func claudeTranscripts(e *env) records {
-	dir := claudeProjects(e.getenv)
-	return records{agent: "claude", label: "Claude Code", kind: "transcript", says: "model, usage, cost, outputs, recent calls, tools",
-		example: "~/.claude/projects/-home-me-src/6d5df00b-a7f0-4f9c-8397-89b978df7afb.jsonl",
-		list:    func() ([]*transcript.Listed, error) { return cct.List(dir) },
-		find:    func(arg string) (string, error) { return cct.Find(arg, dir) },
-		show: func(file string) (any, func(io.Writer), error) {
-			shown, err := cct.Show(file)
-			if err != nil {
-				return nil, nil, err
-			}
-			return shown, shown.Print, nil
-		}}
 }
 
 // printSessions is a sessions command of an agent: its transcripts as

@@ -4,7 +4,7 @@ import "github.com/urfave/cli/v2"
 
 // commands lists jig's top-level commands; each lives in its own file.
 func commands(e *env) []*cli.Command {
-	return []*cli.Command{
+	list := []*cli.Command{
 		terminalCommand(e),
 		sessionCommand(e),
 		boardCommand(e),
@@ -16,11 +16,7 @@ func commands(e *env) []*cli.Command {
 		piCommand(e),
 		configCommand(e),
 		ticketCommand(e),
-		claudeCommand(e),
-		codexCommand(e),
-		geminiCommand(e),
-		demoCommand(e),
-		completionCommand(e),
-		versionCommand(e),
 	}
+	list = append(list, agentCommands(e)...) // claude, codex, …: cmd/jig/registry.go
+	return append(list, demoCommand(e), completionCommand(e), versionCommand(e))
 }

@@ -18,14 +18,9 @@ func installCommand(e *env) *cli.Command {
 		Usage: "put jig's integrations in place (Pi extension, Claude Code and Codex hooks, Herdr, tmux, WezTerm, kitty)",
 		UsageText: "jig install COMMAND [options]\n\n" +
 			"example: jig install tmux --write",
-		Subcommands: []*cli.Command{
-			installPiCommand(e),
-			installClaudeCommand(e),
-			installCodexCommand(e),
-			installGeminiCommand(e),
-			installHerdrCommand(e),
-			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),
-		},
+		Subcommands: append(append([]*cli.Command{installPiCommand(e), installClaudeCommand(e)},
+			agentInstallCommands(e)...), // codex, gemini, …: cmd/jig/registry.go
+			installHerdrCommand(e), installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e)),
 	}
 }
 

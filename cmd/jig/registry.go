@@ -1,7 +1,7 @@
 package main
 
 import (
-	"jig/agents"
+	"jig/agents/peer"
 	"jig/claude"
 	"jig/codex"
 	"jig/gemini"
@@ -9,12 +9,13 @@ import (
 )
 
 // The agents jig knows, registered once at start-up: every reader names
-// an agent through jig/agents, and the import policy
+// an agent through jig/agents, `jig <agent> …` and `jig install <agent>`
+// are built from each one's descriptor (agent.go), and the import policy
 // (writer/architecture_test.go) takes the agents' folders from the
 // registrations here. An agent adds one line.
 func init() {
-	agents.MustRegister(pi.Agent)
-	agents.MustRegister(claude.Agent)
-	agents.MustRegister(codex.Agent)
-	agents.MustRegister(gemini.Agent)
+	peer.MustRegister(pi.Agent)
+	peer.MustRegister(claude.Agent)
+	peer.MustRegister(codex.Agent)
+	peer.MustRegister(gemini.Agent)
 }

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/urfave/cli/v2"
+
+	"jig/agents/peer"
+	"jig/install"
+	"jig/transcript"
+)
+
+// extraCommands are the subcommands an agent has beyond those every agent
+// shares, each in its agent's file here, listed after its hook.
+var extraCommands = map[string]func(*env) *cli.Command{"claude": claudeStatusLineCommand}
+
+// agentCommands are the `jig <agent>` commands of the registered agents
+// (peer.All, cmd/jig/registry.go), each built from its descriptor.
+func agentCommands(e *env) []*cli.Command {
+	var list []*cli.Command
+	for _, a := range peer.All() {
+		if a.Name == "" {
+			continue // its command is its own (Pi's)
+		}
+		var subs []*cli.Command
+		if a.Hook != nil {
+			subs = append(subs, hookCommand(e, a))
+		}
+		if extra, ok := extraCommands[a.Name]; ok {
+			subs = append(subs, extra(e))
+		}
+		if a.Records != nil {
+			subs = append(subs, sessionsCommand(e, a), showCommand(e, a))
+		}
+		list = append(list, &cli.Command{Name: a.Name, Usage: a.Usage, Subcommands: subs,
+			UsageText: "jig " + a.Name + " COMMAND [options] [arguments]\n\nexample: jig " + a.Name + " sessions --cwd ."})
+	}
+	return list
+}
+
+// hookCommand is `jig <agent> hook`: stdin to the agent's hook, its
+// answer on stdout (hookAnswer).
+func hookCommand(e *env, a peer.Agent) *cli.Command {
+	return &cli.Command{Name: "hook", Usage: a.Hook.Usage, UsageText: a.Hook.UsageText, Before: noArgs,
+		Action: func(c *cli.Context) error {
+			stdin := e.stdin
+			if f, ok := stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+				stdin = strings.NewReader("") // no event typed at a terminal: bad input, as readStdin has it
+			}
+			out, err := a.Hook.Run(hookCall(e, stdin))
+			return e.hookAnswer(c, out, err)
+		}}
+}
+
+// hookCall is what an agent's hook gets of env.
+func hookCall(e *env, stdin io.Reader) peer.Call {
+	host, _ := e.hostname()
+	return peer.Call{Stdin: stdin, Dir: e.stateDir, Now: e.now, Getenv: e.getenv, Host: host}
+}
+
+func sessionsCommand(e *env, a peer.Agent) *cli.Command {
+	return &cli.Command{
+		Name:      "sessions",
+		Usage:     "list " + a.Label + "'s sessions, newest first, from their " + a.Records.Kind + "s' heads",
+		UsageText: "jig " + a.Name + " sessions [--cwd DIR] [--json]\n\nexample: jig " + a.Name + " sessions --cwd . --json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return a.Records.List(e.getenv) })
+		},
+	}
+}
+
+func showCommand(e *env, a peer.Agent) *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "show what a " + a.Label + " " + a.Records.Kind + " says: " + a.Records.Says,
+		UsageText: "jig " + a.Name + " show FILE|ID [--json]\n\nexample: jig " + a.Name + " show " + a.Records.Example,
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError(c, "takes one FILE or session ID")
+			}
+			shown, err := a.Records.Show(c.Args().First(), e.getenv)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeIndented(e.stdout, shown)
+			}
+			shown.Print(e.stdout)
+			return nil
+		},
+	}
+}
+
+// agentInstallCommands are the `jig install <agent>` commands of the
+// registered agents that give an Install.
+func agentInstallCommands(e *env) []*cli.Command {
+	var list []*cli.Command
+	for _, a := range peer.All() {
+		if a.Install != nil {
+			list = append(list, installAgentCommand(e, a.Name, a.Install))
+		}
+	}
+	return list
+}
+
+func installAgentCommand(e *env, name string, in *peer.Install) *cli.Command {
+	return &cli.Command{Name: name, Usage: in.Usage, UsageText: in.UsageText, Before: noArgs,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "uninstall", Usage: "remove exactly jig's entries instead"}},
+		Action: func(c *cli.Context) error {
+			bin, err := install.JigPath(e.getenv)
+			if err != nil {
+				return err
+			}
+			if in.Run == nil { // one settings file, edited as every installer edits one
+				path, err := in.Settings(e.getenv)
+				if err != nil {
+					return err
+				}
+				f, err := install.EditFile(path, in.Change(bin, c.Bool("uninstall")))
+				if err == nil {
+					sayLines(e.stdout, f.Line())
+				}
+				return err // a settings file jig refuses to edit is bad input
+			}
+			res, err := in.Run(peer.Installing{Getenv: e.getenv, Bin: bin, Uninstall: c.Bool("uninstall")})
+			for _, n := range res.Notes {
+				e.warnf(c, "%s", n)
+			}
+			if err != nil {
+				return err
+			}
+			sayLines(e.stdout, res.Changed...)
+			for _, p := range res.Unchanged {
+				sayLines(e.stdout, install.File{Path: p, Change: install.Unchanged}.Line())
+			}
+			return nil
+		}}
+}
