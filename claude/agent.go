@@ -3,11 +3,13 @@ package claude
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"jig/agents"
 	"jig/agents/peer"
 	cct "jig/claude/transcript"
 	"jig/hook"
+	"jig/serve/conversation"
 	"jig/status"
 )
 
@@ -32,6 +34,7 @@ var Agent = peer.Agent{
 			}
 			return cct.Show(file)
 		}},
+	Conversation: func(func(string) string, func() time.Time) conversation.Reader { return Conversation{} },
 }
 
 // projects is where Claude keeps its transcripts.

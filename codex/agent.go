@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"jig/agents"
 	"jig/agents/peer"
 	"jig/codex/rollout"
 	"jig/hook"
+	"jig/serve/conversation"
 	"jig/status"
 )
 
@@ -32,6 +34,7 @@ var Agent = peer.Agent{
 			}
 			return rollout.Show(file)
 		}},
+	Conversation: func(func(string) string, func() time.Time) conversation.Reader { return Conversation{} },
 	Install: &peer.Install{Run: runInstall, Usage: "merge jig's hooks into Codex CLI's hooks.json and trust them in its config.toml",
 		UsageText: "jig install codex [--uninstall]\n\n" +
 			"The hooks run `jig codex hook` (by jig's absolute path) on every event of a session, in\n" +

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"jig/agents"
+	"jig/serve/conversation"
 	"jig/status"
 	"jig/transcript"
 )
@@ -28,6 +29,8 @@ type Agent struct {
 	Hook    *Hook
 	Records *Records
 	Install *Install
+	// Conversation reads the agent's transcripts for `jig serve`'s page.
+	Conversation func(getenv func(string) string, now func() time.Time) conversation.Reader
 }
 
 // Hook is `jig <agent> hook`: one event on stdin, the answer the agent

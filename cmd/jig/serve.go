@@ -5,9 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"jig/claude"
-	"jig/codex"
-	"jig/pi"
+	"jig/agents/peer"
 	"jig/serve"
 )
 
@@ -30,9 +28,19 @@ func serveCommand(e *env) *cli.Command {
 				return err
 			}
 			return serve.Run(context.Background(), c.String("addr"), e.stdout, serve.Options{Board: b, ReadOnly: c.Bool("read-only"),
-				Log: e.stderr, Now: e.now, Conversations: map[string]serve.Reader{
-					pi.Agent.ID:     pi.Conversation{Sessions: pi.NewSessions(e.getenv), Now: e.now},
-					claude.Agent.ID: claude.Conversation{}, codex.Agent.ID: codex.Conversation{}}})
+				Log: e.stderr, Now: e.now, Conversations: conversations(e)})
 		},
 	}
+}
+
+// conversations are the registered agents' transcript readers, by the
+// status file's agent id.
+func conversations(e *env) map[string]serve.Reader {
+	m := map[string]serve.Reader{}
+	for _, a := range peer.All() {
+		if a.Conversation != nil {
+			m[a.ID] = a.Conversation(e.getenv, e.now)
+		}
+	}
+	return m
 }
