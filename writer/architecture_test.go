@@ -59,9 +59,10 @@ cmdline, panel, request, terminal < board;
 NONE < serve/conversation;
 board, serve/conversation < serve;
 
-# What the command line knows of an agent (its commands, as data): the
-# registry's entry and the floor its sessions are listed on.
-agents, transcript < agents/peer;
+# What the command line knows of an agent (its commands and its page's
+# reader, as data): the registry's entry, the floors it lists its sessions
+# and reads its conversation on.
+agents, serve/conversation, transcript < agents/peer;
 
 # The agents, each on the shared rooms.
 agents, agents/peer, configfile, hook, install/hookjson, panel, request, serve/conversation, settingsjson, terminal, writer < AGENT;
@@ -218,7 +219,7 @@ func registeredAgents(t *testing.T, root string) map[string]bool {
 }
 
 // registrations are the packages whose Agent file passes to
-// agents.MustRegister.
+// MustRegister (peer.MustRegister).
 func registrations(t *testing.T, file string) []string {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 	if err != nil {

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"jig/agents/peer"
+)
+
+// ownCommands are the agents with commands of their own in cmd/jig,
+// beside what their descriptor gives, and what they are. Any other agent
+// is its folder and its line in registry.go.
+var ownCommands = map[string]string{
+	"pi":     "jig pi's sessions, show, tree, fork and bridge; jig install pi (package install)",
+	"claude": "jig claude statusline; jig install claude (package install)",
+}
+
+// TestAgentIsOneLine: an agent's package is imported in cmd/jig by
+// registry.go alone, unless ownCommands says why; its commands come from
+// its descriptor (agent.go).
+func TestAgentIsOneLine(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	registered := map[string]bool{}
+	for _, p := range imports(t, "registry.go") {
+		if f, ok := strings.CutPrefix(p, "jig/"); ok && !strings.HasPrefix(f, "agents") {
+			registered[f] = true
+		}
+	}
+	if len(registered) != len(peer.All()) {
+		t.Fatalf("registry.go imports %v, registers %d agents", registered, len(peer.All()))
+	}
+	for _, name := range files {
+		if name == "registry.go" || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, p := range imports(t, name) {
+			folder, _, _ := strings.Cut(strings.TrimPrefix(p, "jig/"), "/")
+			if registered[folder] && ownCommands[folder] == "" {
+				t.Errorf("%s imports %s: an agent's commands come from its descriptor (peer.Agent), not a file in cmd/jig", name, p)
+			}
+		}
+	}
+	for _, a := range peer.All() {
+		if a.Name == "" && ownCommands[a.ID] == "" {
+			t.Errorf("agent %s has no command: give its descriptor a Name", a.ID)
+		}
+	}
+}
+
+func imports(t *testing.T, file string) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		out = append(out, p)
+	}
+	return out
+}
