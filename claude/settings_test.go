@@ -79,7 +79,7 @@ func TestInstallUpdatesOldEntries(t *testing.T) {
 	}
 	var got struct {
 		StatusLine map[string]any
-		Hooks      map[string][]group
+		Hooks      map[string][]struct{ Hooks []map[string]any }
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)

@@ -73,8 +73,3 @@ func unwrap(cmd string) (string, bool) {
 	}
 	return inner, true
 }
-
-// shellQuote is s as one /bin/sh word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
