@@ -56,7 +56,11 @@ func (c Claude) Install() (File, []string, error) {
 		return File{}, nil, err
 	}
 	var notes []string
-	f, err := c.edit(func(old []byte) (out []byte, changed bool, err error) {
+	path, err := c.path()
+	if err != nil {
+		return File{}, nil, err
+	}
+	f, err := editSettings(path, func(old []byte) (out []byte, changed bool, err error) {
 		out, changed, notes, err = claude.Install(old, bin)
 		return out, changed, err
 	})
@@ -64,15 +68,18 @@ func (c Claude) Install() (File, []string, error) {
 }
 
 // Uninstall removes exactly jig's entries.
-func (c Claude) Uninstall() (File, error) { return c.edit(claude.Uninstall) }
-
-// edit reads the settings (none is empty), changes them with change and
-// writes them back in one step, keeping the file's mode.
-func (c Claude) edit(change func(old []byte) ([]byte, bool, error)) (File, error) {
+func (c Claude) Uninstall() (File, error) {
 	path, err := c.path()
 	if err != nil {
 		return File{}, err
 	}
+	return editSettings(path, claude.Uninstall)
+}
+
+// editSettings reads an agent's settings file (none is empty), changes it
+// with change and writes it back in one step, keeping the file's mode. A
+// file change refuses is a ConfigError, left as it is.
+func editSettings(path string, change func(old []byte) ([]byte, bool, error)) (File, error) {
 	old, err := readFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return File{}, err

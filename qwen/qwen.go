@@ -1,0 +1,59 @@
+// Package qwen puts Qwen Code sessions on jig's schema-1 status contract:
+// `jig qwen hook`, run by Qwen Code for every event of a session, updates
+// the session's status file from the hook's input and Qwen's transcript
+// (qwen/transcript), takes the session's requests and refuses the calls of
+// a tool switched off; Install merges the hook into Qwen's settings.json.
+// Qwen Code is a Gemini CLI fork whose hooks have Claude Code's names and
+// shapes. docs/qwen.md says what each event does.
+package qwen
+
+import (
+	"path/filepath"
+
+	"jig/agents"
+	"jig/install/hookjson"
+)
+
+// Agent is Qwen Code in the registry of agents. Herdr has no label for it:
+// its src/detect/mod.rs agent_label knows Pi, Claude, Codex, Gemini,
+// OpenCode and others, not Qwen.
+var Agent = agents.Agent{ID: "qwen-code", Label: "Qwen Code", Herdr: ""}
+
+// Home is Qwen Code's own folder: $QWEN_HOME, else ~/.qwen ("" when
+// neither is known).
+func Home(getenv func(string) string) string {
+	if d := getenv("QWEN_HOME"); d != "" {
+		if home := getenv("HOME"); home != "" && (d == "~" || len(d) > 1 && d[:2] == "~/") {
+			return filepath.Join(home, d[1:])
+		}
+		return d
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".qwen")
+	}
+	return ""
+}
+
+// Events are those jig's hook is installed for.
+var Events = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
+	"PermissionRequest", "Notification", "PreCompact", "Stop", "StopFailure", "SessionEnd"}
+
+// HookTimeout bounds one hook run, in seconds as Qwen reads it (a value of
+// 1000 or more it takes for milliseconds); jig's takes milliseconds.
+const HookTimeout = 10
+
+var hooks = hookjson.Hooks{Agent: "qwen", Events: Events, Timeout: HookTimeout,
+	ToolEvents: map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true}}
+
+// Install merges jig's hook (every event in Events, run by bin) into the
+// settings file's content, leaving every other byte as it was. It reports
+// whether anything changed; a second run changes nothing.
+func Install(data []byte, bin string) ([]byte, bool, error) {
+	return hookjson.Edit(data, func(f *hookjson.File) (bool, error) { return f.Install(bin, hooks) })
+}
+
+// Uninstall removes exactly jig's hooks, and what held only them: after
+// Install it gives the file's bytes back.
+func Uninstall(data []byte) ([]byte, bool, error) {
+	return hookjson.Edit(data, func(f *hookjson.File) (bool, error) { return f.Uninstall("qwen"), nil })
+}
