@@ -161,11 +161,13 @@ func TestParallelRefusals(t *testing.T) {
 	read := func(i int) []byte { return event("PreToolUse", "Read", fmt.Sprintf("toolu_r%02d", i)) }
 	refusedAll("a request waiting, the lock held", hooks(t, jig, env, 3, read), "Read")
 
-	// The switches cannot be read: refused (fail closed), the cause said.
+	// The switches cannot be read (a folder where the kept switches go):
+	// refused (fail closed), the cause said.
 	holder.Process.Kill()
 	holder.Wait()
-	os.Remove(dir.SessionPath("s1"))
-	os.Mkdir(dir.SessionPath("s1"), 0o700)
+	kept := dir.Path(claude.SwitchesDir, "s1.json")
+	os.Remove(kept)
+	os.Mkdir(kept, 0o700)
 	for _, r := range hooks(t, jig, env, 1, func(int) []byte { return event("PreToolUse", "Write", "toolu_w") }) {
 		if r.code != 0 || !bytes.Contains(r.out, []byte(`"permissionDecision":"deny"`)) || !bytes.Contains(r.out, []byte("switches cannot be read")) {
 			t.Errorf("unreadable switches: exit %d, %s", r.code, r.out)

@@ -57,13 +57,28 @@ func (k Kept) Load(session string) (status.Switches, error) {
 	return sw, nil
 }
 
-// Save keeps a session's switches for its next run, in one step.
+// Save keeps a session's switches for its next run, in one step. What
+// else the file holds (an agent's own fields beside them) stays.
 func (k Kept) Save(session string, sw status.Switches) error {
-	data, err := json.Marshal(sw)
-	if err != nil {
+	if err := k.Dir.Ensure(k.Folder); err != nil {
 		return err
 	}
-	if err := k.Dir.Ensure(k.Folder); err != nil {
+	fields := map[string]json.RawMessage{}
+	if data, err := status.ReadFileNoFollow(k.path(session)); err == nil {
+		json.Unmarshal(data, &fields) // a file that is no object keeps nothing
+	}
+	for key, m := range map[string]map[string]bool{"tools": sw.Tools, "skills": sw.Skills} {
+		if m == nil {
+			m = map[string]bool{}
+		}
+		raw, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		fields[key] = raw
+	}
+	data, err := json.Marshal(fields)
+	if err != nil {
 		return err
 	}
 	return status.WriteFileAtomic(k.path(session), data)

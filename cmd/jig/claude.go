@@ -67,11 +67,7 @@ func claudeHookCommand(e *env) *cli.Command {
 				return err
 			}
 			out, err := w.Hook(in)
-			if err != nil {
-				return err
-			}
-			_, err = e.stdout.Write(out)
-			return err
+			return e.hookAnswer(c, out, err)
 		},
 	}
 }

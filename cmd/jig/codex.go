@@ -56,16 +56,7 @@ func codexHookCommand(e *env) *cli.Command {
 			host, _ := e.hostname()
 			h := &codex.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}
 			out, err := h.Hook(in)
-			if len(out) > 0 {
-				// a refusal stands whatever became of the write: Codex takes
-				// it only from a hook that exits 0
-				e.stdout.Write(out)
-				if err != nil {
-					sayError(e.stderr, c, err)
-				}
-				return nil
-			}
-			return err
+			return e.hookAnswer(c, out, err)
 		},
 	}
 }
