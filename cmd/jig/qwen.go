@@ -1,12 +1,16 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
 	"jig/agents"
+	"jig/claude"
 	"jig/install"
 	"jig/qwen"
 	qt "jig/qwen/transcript"
+	"jig/status"
 	"jig/transcript"
 )
 
@@ -20,8 +24,41 @@ func qwenCommand(e *env) *cli.Command {
 		Usage:     "keep Qwen Code sessions' status files (hooks); read its transcripts",
 		UsageText: "jig qwen COMMAND [options] [arguments]\n\nexample: jig qwen sessions --cwd .",
 		Subcommands: []*cli.Command{
+			qwenHookCommand(e),
 			qwenSessionsCommand(e),
 			qwenShowCommand(e),
+		},
+	}
+}
+
+func qwenHookCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "hook",
+		Usage: "update a Qwen Code session's status file from one hook event (JSON on stdin)",
+		UsageText: "jig qwen hook < event.json\n\n" +
+			"Installed for every event by `jig install qwen`. On PreToolUse it refuses a call of a\n" +
+			"tool switched off for the session (`jig request tool run_shell_command off`).\n\n" +
+			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig qwen hook`,
+		Action: func(c *cli.Context) error {
+			data, err := e.readStdin(c)
+			if err == nil {
+				err = fitsStatus(data)
+			}
+			if err != nil {
+				return err
+			}
+			in, err := qwen.ParseInput(data)
+			if err != nil {
+				return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
+			}
+			dir, err := e.stateDir()
+			if err != nil {
+				return err
+			}
+			host, _ := e.hostname()
+			h := &qwen.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}
+			out, err := h.Hook(in)
+			return e.hookAnswer(c, out, err)
 		},
 	}
 }
