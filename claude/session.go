@@ -175,12 +175,12 @@ func AgentDir(getenv func(string) string) string {
 	return ""
 }
 
-// agent is Claude on the hook kit for one event (writer.Write under the
-// kit): the transcript (read on from the saved cursor), then what the
-// event says live, laid over the file; requests taken; the file written if
-// it changed. edit adjusts the status before it is written, given the file
-// as it was and the transcript's reader (nil when Claude has not written
-// the transcript yet).
+// agent is Claude on the hook kit for one event (hook.Hooks runs the
+// read–merge–write under the session's lock): the transcript (read on from
+// the saved cursor), then what the event says live, laid over the file;
+// requests taken; the file written if it changed. edit adjusts the status
+// before it is written, given the file as it was and the transcript's
+// reader (nil when Claude has not written the transcript yet).
 func (w *Writer) agent(in *Input, live map[string]any, edit func(s, prev *status.Status, r *cct.Reader)) *hook.Agent {
 	return &hook.Agent{ID: status.AgentClaude, Kept: SwitchesDir, Words: hook.PreToolUseDecision{}, Answers: claudeWords,
 		Step: func(sw *writer.Writer, ev *hook.Event) hook.Step {
@@ -189,46 +189,52 @@ func (w *Writer) agent(in *Input, live map[string]any, edit func(s, prev *status
 			if in.Effort != nil && in.Effort.Level != "" {
 				live["thinking"] = in.Effort.Level
 			}
-			output := w.output(in)
-			st := hook.Step{AgentDir: AgentDir(w.Getenv), SessionFile: in.TranscriptPath, Live: live,
-				Edit: func(s, prev *status.Status) {
-					if s.Usage.Cost == nil && prev != nil && prev.Usage.Cost != nil {
-						c := *prev.Usage.Cost // Claude's own latest figure (statusLine) until it says another
-						s.Usage.Cost = &c
-					}
-					if s.Thinking != nil && *s.Thinking == "" {
-						s.Thinking = nil
-					}
-					if output != nil {
-						addOutput(s, *output)
-					}
-					var r *cct.Reader
-					if tr != nil && tr.r != nil {
-						r = tr.r
-						if m := tr.d.Model; m != nil && s.Model != nil && s.Model.ID == m.ID && m.Name != m.ID {
-							s.Model.Name = m.Name // the display name Claude gave it
-						}
-						offered, deferred := r.Tools()
-						if len(offered) > 0 {
-							s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
-						}
-					}
-					if s.Context.Window == nil && s.Model != nil {
-						// no statusLine in this run (claude -p): the window Claude
-						// said for the model in an earlier one
-						if win := w.keptWindow(in.SessionID, s.Model.ID); win > 0 {
-							s.Context.Window = &win
-						}
-					}
-					if edit != nil {
-						edit(s, prev, r)
-					}
-				}}
+			st := hook.Step{AgentDir: AgentDir(w.Getenv), SessionFile: in.TranscriptPath, Live: live, Edit: w.edit(in, tr, edit)}
 			if tr != nil {
 				st.Transcript, st.Offers = tr, tr
 			}
 			return st
 		}}
+}
+
+// edit is Claude's last word under the lock: its own cost kept, the file
+// the event touched, the model's display name, the tools offered, the
+// window an earlier run kept, then the caller's edit.
+func (w *Writer) edit(in *Input, tr *claudeTranscript, edit func(s, prev *status.Status, r *cct.Reader)) func(s, prev *status.Status) {
+	output := w.output(in)
+	return func(s, prev *status.Status) {
+		if s.Usage.Cost == nil && prev != nil && prev.Usage.Cost != nil {
+			c := *prev.Usage.Cost // Claude's own latest figure (statusLine) until it says another
+			s.Usage.Cost = &c
+		}
+		if s.Thinking != nil && *s.Thinking == "" {
+			s.Thinking = nil
+		}
+		if output != nil {
+			addOutput(s, *output)
+		}
+		var r *cct.Reader
+		if tr != nil && tr.r != nil {
+			r = tr.r
+			if m := tr.d.Model; m != nil && s.Model != nil && s.Model.ID == m.ID && m.Name != m.ID {
+				s.Model.Name = m.Name // the display name Claude gave it
+			}
+			offered, deferred := r.Tools()
+			if len(offered) > 0 {
+				s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
+			}
+		}
+		if s.Context.Window == nil && s.Model != nil {
+			// no statusLine in this run (claude -p): the window Claude
+			// said for the model in an earlier one
+			if win := w.keptWindow(in.SessionID, s.Model.ID); win > 0 {
+				s.Context.Window = &win
+			}
+		}
+		if edit != nil {
+			edit(s, prev, r)
+		}
+	}
 }
 
 // addOutput joins a file the event saw written to the status's outputs:

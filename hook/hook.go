@@ -28,6 +28,7 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"jig/request"
@@ -229,7 +230,7 @@ func (h *Hooks) write(a *Agent, ev *Event) (*status.Status, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	took := false
+	took, answered := false, status.Status{}
 	s, err := w.Write(writer.Update{Session: ev.Session, PID: h.PID, Agent: a.ID, AgentDir: st.AgentDir,
 		SessionFile: st.SessionFile, CWD: ev.CWD, Live: liveJSON, Outputs: st.Outputs, Transcript: st.Transcript,
 		Edit: func(s, prev *status.Status) error {
@@ -243,12 +244,33 @@ func (h *Hooks) write(a *Agent, ev *Event) (*status.Status, bool, error) {
 			if st.Edit != nil {
 				st.Edit(s, prev)
 			}
-			took = h.take(a, st.Offers, s)
+			if took = h.take(a, st.Offers, s); took {
+				answered = *s
+			}
 			attend(s, prev, ev, h.names(a, ev))
 			return nil
 		}})
+	if err != nil && took {
+		h.answerAlone(&answered)
+	}
 	return s, took, err
 }
+
+// answerAlone writes a request's answer and switches into the session's
+// file as it is, when the event's write was refused after the request
+// left requests/: a request taken is always answered (when there is a file
+// to answer in).
+func (h *Hooks) answerAlone(taken *status.Status) {
+	h.Dir.Update(taken.Session, h.Now(), func(s *status.Status) (*status.Status, error) {
+		if s == nil {
+			return nil, errNoFile
+		}
+		s.LastRequest, s.Switches = taken.LastRequest, taken.Switches
+		return s, nil
+	})
+}
+
+var errNoFile = errors.New("no status file")
 
 func (h *Hooks) kept(a *Agent) request.Kept { return request.Kept{Dir: h.Dir, Folder: a.Kept} }
 
@@ -273,4 +295,11 @@ func (PreToolUseDecision) Deny(_ *Event, reason string) []byte {
 		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason,
 	}})
 	return append(out, '\n')
+}
+
+// OffersFunc is a function as Offers.
+type OffersFunc func(req *request.Request, sw status.Switches) (request.Available, bool)
+
+func (f OffersFunc) Offers(req *request.Request, sw status.Switches) (request.Available, bool) {
+	return f(req, sw)
 }

@@ -84,7 +84,9 @@ func (k Kept) Save(session string, sw status.Switches) error {
 	return status.WriteFileAtomic(k.path(session), data)
 }
 
-// Prune removes the switches of sessions not resumed for KeptFor.
+// Prune removes the switches of sessions not resumed for KeptFor. A
+// session whose status file is there is running, however long ago its
+// switches changed: its switches stay (a hook decides its calls from them).
 func (k Kept) Prune(now time.Time) {
 	if k.Dir.Check(k.Folder) != nil {
 		return
@@ -94,8 +96,12 @@ func (k Kept) Prune(now time.Time) {
 		return
 	}
 	for _, de := range des {
-		if fi, err := de.Info(); err == nil && now.Sub(fi.ModTime()) > KeptFor {
-			os.Remove(k.Dir.Path(k.Folder, de.Name()))
+		if fi, err := de.Info(); err != nil || now.Sub(fi.ModTime()) <= KeptFor {
+			continue
 		}
+		if _, err := os.Lstat(k.Dir.Path(status.SessionsDir, de.Name())); err == nil {
+			continue // the same name as the session's status file
+		}
+		os.Remove(k.Dir.Path(k.Folder, de.Name()))
 	}
 }
