@@ -11,7 +11,8 @@ import (
 // settings ($QWEN_HOME/settings.json, else ~/.qwen/settings.json).
 // Everything else in the file stays.
 type Qwen struct {
-	Getenv Getenv
+	Getenv    Getenv
+	Uninstall bool // remove exactly jig's entries instead
 }
 
 func (q Qwen) path() (string, error) {
@@ -22,24 +23,19 @@ func (q Qwen) path() (string, error) {
 	return filepath.Join(home, "settings.json"), nil
 }
 
-// Install merges jig's hook, which runs jig by its absolute path (JigPath).
-func (q Qwen) Install() (File, error) {
+// Edit merges jig's hook, which runs jig by its absolute path (JigPath),
+// or with Uninstall removes exactly jig's entries.
+func (q Qwen) Edit() (File, error) {
+	path, err := q.path()
+	if err != nil {
+		return File{}, err
+	}
+	if q.Uninstall {
+		return editSettings(path, qwen.Uninstall)
+	}
 	bin, err := JigPath(q.Getenv)
 	if err != nil {
 		return File{}, err
 	}
-	path, err := q.path()
-	if err != nil {
-		return File{}, err
-	}
 	return editSettings(path, func(old []byte) ([]byte, bool, error) { return qwen.Install(old, bin) })
-}
-
-// Uninstall removes exactly jig's entries.
-func (q Qwen) Uninstall() (File, error) {
-	path, err := q.path()
-	if err != nil {
-		return File{}, err
-	}
-	return editSettings(path, qwen.Uninstall)
 }

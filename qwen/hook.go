@@ -123,6 +123,17 @@ func (h *Hooks) Hook(in *Input) ([]byte, error) {
 	return kit.Run(h.agent(in), in.event())
 }
 
+// Stdin handles one event from the hook's stdin: Hook of what
+// ParseInput makes of it, which refuses bad input whole
+// (status.ErrBadInput).
+func (h *Hooks) Stdin(data []byte) ([]byte, error) {
+	in, err := ParseInput(data)
+	if err != nil {
+		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
+	}
+	return h.Hook(in)
+}
+
 // agent is Qwen on the hook kit for one event.
 func (h *Hooks) agent(in *Input) *hook.Agent {
 	return &hook.Agent{ID: Agent.ID, Kept: SwitchesDir, Words: hook.PreToolUseDecision{}, Answers: qwenWords,
