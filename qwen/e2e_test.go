@@ -110,6 +110,15 @@ func (w *world) status() *status.Status {
 	return s
 }
 
+// describe is what a failing test says of a status.
+func describe(s *status.Status) string {
+	if s == nil {
+		return "no status file"
+	}
+	return fmt.Sprintf("state %s, attention %+v, model %+v, usage %+v, context %+v, outputs %+v, recent %+v, switches %+v",
+		s.State, s.Attention, s.Model, s.Usage, s.Context, s.Outputs, s.Recent, s.Switches)
+}
+
 // poll waits until check says nothing is missing.
 func poll(t *testing.T, what string, check func() string) {
 	t.Helper()
@@ -163,7 +172,7 @@ func TestPrintRun(t *testing.T) {
 	w.waitRequests(1, done)
 	poll(t, "busy while the model works on the prompt", func() string {
 		if s := w.status(); s == nil || s.Agent != qwen.Agent.ID || s.State != status.Busy || s.Model == nil || s.Model.ID != model {
-			return fmt.Sprintf("%+v", s)
+			return describe(s)
 		}
 		return ""
 	})
@@ -178,7 +187,7 @@ func TestPrintRun(t *testing.T) {
 		s := w.status()
 		switch {
 		case s == nil || s.State != status.Busy:
-			return fmt.Sprintf("%+v", s)
+			return describe(s)
 		case len(s.Outputs) != 1 || s.Outputs[0].Path != hello || s.Outputs[0].Action != status.Created:
 			return fmt.Sprintf("outputs %+v", s.Outputs)
 		case len(s.Recent) < 2 || s.Recent[0].Tool != "write_file" || s.Recent[1].Tool != "run_shell_command" || s.Recent[1].Outcome != status.OK:
@@ -232,7 +241,7 @@ func TestPrintRun(t *testing.T) {
 	// what it left.
 	w.run("session", "gc")
 	if s := w.status(); s != nil {
-		t.Errorf("gc left the file of a Qwen that ended: %+v", s)
+		t.Errorf("gc left the file of a Qwen that ended: %s", describe(s))
 	}
 }
 
