@@ -81,3 +81,9 @@ func TestOffReason(t *testing.T) {
 		}
 	}
 }
+
+func TestKindNames(t *testing.T) {
+	if PreTool.String() != "PreTool" || End.String() != "End" || Kind(99).String() != "Kind(99)" {
+		t.Errorf("%v %v %v", PreTool, End, Kind(99))
+	}
+}

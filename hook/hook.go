@@ -29,6 +29,7 @@ package hook
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"jig/request"
@@ -54,6 +55,16 @@ const (
 	Stop                         // the turn ended: idle; no wait
 	End                          // the session ends: its file goes
 )
+
+var kindNames = [...]string{"Other", "Start", "Prompt", "PreTool", "PostTool", "ToolFailed", "Permission",
+	"PermissionNotice", "Question", "Working", "Stop", "End"}
+
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
 
 // state is the state each kind leaves the session in ("" as it was).
 func (k Kind) state() string {
