@@ -16,8 +16,8 @@ import (
 var qwenEvents = map[hook.Kind][2]string{
 	hook.Start: {"SessionStart"}, hook.Prompt: {"UserPromptSubmit"}, hook.PreTool: {"PreToolUse"},
 	hook.PostTool: {"PostToolUse"}, hook.ToolFailed: {"PostToolUseFailure"}, hook.Permission: {"PermissionRequest"},
-	hook.PermissionNotice: {"Notification", "permission_prompt"}, hook.Question: {"Notification", "elicitation_dialog"},
-	hook.Working: {"PreCompact"}, hook.Stop: {"Stop"}, hook.End: {"SessionEnd"},
+	hook.PermissionNotice: {"Notification", "permission_prompt"},
+	hook.Working:          {"PreCompact"}, hook.Stop: {"Stop"}, hook.End: {"SessionEnd"},
 }
 
 // assistantCall is Qwen's transcript record of the model calling tool.

@@ -79,6 +79,9 @@ var kinds = map[string]hook.Kind{
 
 // event is Qwen's input as the kit's event. The call's id is the model's
 // (tool_call_id), which the transcript records; tool_use_id is Qwen's own.
+// Of Qwen 0.24.4's notification types (auth_success, idle_prompt,
+// permission_prompt) only permission_prompt says a wait; a question is its
+// ask_user_question tool's call.
 func (in *Input) event() *hook.Event {
 	ev := &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, CWD: in.CWD, Tool: in.ToolName,
 		CallID: in.ToolCallID, Asks: in.ToolName == "ask_user_question"}
@@ -91,8 +94,6 @@ func (in *Input) event() *hook.Event {
 	switch {
 	case in.Event == "Notification" && in.NotificationType == "permission_prompt":
 		ev.Kind = hook.PermissionNotice
-	case in.Event == "Notification" && in.NotificationType == "elicitation_dialog":
-		ev.Kind = hook.Question
 	case in.Event == "PostToolUse":
 		ev.Outcome = status.OK
 	case in.Event == "PostToolUseFailure":
