@@ -2,6 +2,7 @@ package qwen
 
 import (
 	"bytes"
+	"os"
 	"time"
 
 	"jig/hook"
@@ -24,6 +25,7 @@ type source struct {
 	aheadFrom        []byte
 	aheadRestored    bool
 	r                *qt.Reader // as Derive left it; nil when Qwen has not written the transcript yet
+	written          bool       // the session's file was there before the lock: it holds what the cursor read
 }
 
 // newSource is the transcript the event names (nil when none). For a
@@ -34,7 +36,8 @@ func newSource(w *writer.Writer, ev *hook.Event) *source {
 	if ev.Transcript == "" {
 		return nil
 	}
-	s := &source{path: ev.Transcript}
+	_, err := os.Lstat(w.Dir.SessionPath(ev.Session))
+	s := &source{path: ev.Transcript, written: err == nil}
 	if ev.Outcome != "" && ev.CallID != "" {
 		// Qwen writes a call's result only after its after-tool hooks ran,
 		// and a refused call's a moment after: the event settles it
@@ -51,7 +54,7 @@ func newSource(w *writer.Writer, ev *hook.Event) *source {
 	}
 	s.aheadFrom = w.Cursor(ev.Session)
 	r, restored := s.restore(s.aheadFrom)
-	err := r.Update()
+	err = r.Update()
 	for deadline := time.Now().Add(transcriptLag); (err != nil || !caughtUp(r)) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 		err = r.Update()
@@ -87,6 +90,12 @@ func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
 	}
 	settled := s.settleID != "" && r.Settle(s.settleID, s.settle)
 	s.r = r
+	if restored && !settled && !r.Moved() && s.written {
+		// nothing appended since the last hook, which wrote what the
+		// transcript says into the file: nothing to lay over it (the
+		// hook's usual case, and the fast one)
+		return nil, nil, nil
+	}
 	d := r.Derive(transcript.NewRepoFinder().Repo)
 	if restored && !settled && !r.Moved() {
 		return d, nil, nil
