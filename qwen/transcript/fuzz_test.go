@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"jig/status"
 )
 
 // FuzzReader: whatever a transcript holds (a model chose much of it), the
-// reader never panics, and reading it in pieces, each from the cursor the
+// reader never panics, derives only what a status file takes, and reading it in pieces, each from the cursor the
 // last piece saved (as one hook after another does), derives what one read
 // of the whole file does.
 func FuzzReader(f *testing.F) {
@@ -28,6 +30,16 @@ func FuzzReader(f *testing.F) {
 			t.Fatal(err)
 		}
 		want := one.Derive(nil)
+		for _, o := range want.Outputs {
+			if !status.PlacedPath(o.Path) {
+				t.Fatalf("output %q: the status file takes placed paths only", o.Path)
+			}
+		}
+		for _, c := range want.Recent {
+			if !status.IsLabel(c.Action) {
+				t.Fatalf("action %q: a name from a fixed list, never a value", c.Action)
+			}
+		}
 
 		parts := filepath.Join(dir, "parts.jsonl")
 		var cur []byte

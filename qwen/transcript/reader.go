@@ -292,6 +292,9 @@ func (r *Reader) assistant(e *entry) {
 			if pd.Path != "" {
 				pd.Path = filepath.Clean(pd.Path)
 			}
+			if !status.PlacedPath(pd.Path) {
+				pd.Path = "" // relative to no known folder: the status file takes placed paths only
+			}
 		}
 		if len(r.st.Pending) < maxPending {
 			r.st.Pending[fc.ID] = pd

@@ -108,6 +108,21 @@ func TestCursorCarriesOn(t *testing.T) {
 	}
 }
 
+// A relative path with no folder to place it in is no output: the status
+// file takes placed paths only.
+func TestUnplacedPathIsNoOutput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(`{"sessionId":"s","type":"assistant","message":{"parts":[{"functionCall":{"id":"a","name":"write_file","args":{"file_path":"rel.txt"}}}]}}`+"\n"+
+		`{"type":"tool_result","message":{"parts":[{"functionResponse":{"id":"a","response":{"output":"ok"}}}]}}`+"\n"), 0o600)
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Derive(nil); len(d.Outputs) != 0 || len(d.Recent) != 1 || d.Recent[0].Outcome != status.OK {
+		t.Errorf("outputs %+v, recent %+v", d.Outputs, d.Recent)
+	}
+}
+
 // A write that fails makes no output, and its call is an error; an edit of
 // a file created earlier keeps it created; a compression forgets the
 // context until the next reply.
