@@ -1,9 +1,9 @@
 package transcript
 
 import (
+	"errors"
 	"slices"
 
-	cct "jig/claude/transcript"
 	"jig/status"
 	pi "jig/transcript"
 )
@@ -93,9 +93,42 @@ func (r *Reader) TurnEnded() bool { return r.st.TurnEnded }
 // SessionID is the session id the records carry.
 func (r *Reader) SessionID() string { return r.st.SessionID }
 
-// Info is what `jig qwen sessions` lists, read from a transcript's head:
-// its records carry sessionId, timestamp and cwd as Claude's do.
+// Info is what `jig qwen sessions` lists, read from a transcript's head.
 type Info = pi.Listed
 
-// ReadInfo reads a transcript's head; nil for a file that names no session.
-func ReadInfo(path string) (*Info, error) { return cct.ReadInfo(path) }
+// headWindow is how much of a transcript ReadInfo reads: its first
+// records name the session, its folder and its start.
+const headWindow = 64 << 10
+
+var errHeadRead = errors.New("head read") // ReadInfo has what it wants
+
+// ReadInfo reads a transcript's head, its first records as a Reader reads
+// them, never the whole file; nil for a file that names no session.
+func ReadInfo(path string) (*Info, error) {
+	f, size, _, _, err := pi.OpenFollowed(path) // a fifo must not block a listing
+	if errors.Is(err, status.ErrNotRegular) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	r := NewReader(path)
+	_, _, err = pi.Lines(f, 0, min(size, headWindow), nil, headWindow, func(b []byte, _ int64) error {
+		r.line(b)
+		if r.st.SessionID != "" && r.st.Started != "" && r.st.CWD != "" {
+			return errHeadRead
+		}
+		return nil
+	}, func(int64) {})
+	if err != nil && err != errHeadRead {
+		return nil, err
+	}
+	if r.st.SessionID == "" {
+		return nil, nil
+	}
+	return &Info{ID: r.st.SessionID, Started: r.st.Started, CWD: r.st.CWD, Modified: fi.ModTime().UTC(), Size: fi.Size(), File: path}, nil
+}

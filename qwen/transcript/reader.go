@@ -24,7 +24,6 @@ import (
 	"slices"
 	"strings"
 
-	cct "jig/claude/transcript"
 	"jig/status"
 	pi "jig/transcript"
 )
@@ -342,15 +341,15 @@ func (r *Reader) toolResult(e *entry) {
 		}
 		var said string
 		json.Unmarshal(fr.Response.Output, &said)
-		r.AddOutput(pd.Path, Created(said), at)
+		r.addOutput(pd.Path, Created(said), at)
 	}
 }
 
-// AddOutput records a file a write touched, by Pi's rule: once created it
+// addOutput records a file a write touched, by Pi's rule: once created it
 // stays created when it is edited later.
-func (r *Reader) AddOutput(path string, created bool, at int64) {
+func (r *Reader) addOutput(path string, created bool, at int64) {
 	o := r.st.Outputs[path]
-	o.Created = cct.OutputAction(created, o.Created) == status.Created
+	o.Created = created || o.Created
 	o.At = at
 	r.st.Outputs[path] = o
 }

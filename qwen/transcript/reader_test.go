@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"jig/status"
@@ -45,6 +46,26 @@ func TestReadsTheRealTranscript(t *testing.T) {
 	}
 	if !r.TurnEnded() || !reflect.DeepEqual(r.Called(), []string{"run_shell_command", "write_file"}) {
 		t.Errorf("turn ended %v, called %v", r.TurnEnded(), r.Called())
+	}
+}
+
+// A listing reads the head: the session, its start and folder; a fifo
+// does not block it, a file that names no session is none.
+func TestReadInfo(t *testing.T) {
+	in, err := ReadInfo(fixture)
+	if err != nil || in == nil || in.ID != "0648d245-c9bf-40f5-8303-3b75100bb355" || in.CWD != "/src/demo" || in.Started != "2026-12-01T20:19:43.636Z" {
+		t.Fatalf("%+v, %v", in, err)
+	}
+	dir := t.TempDir()
+	fifo, notes := filepath.Join(dir, "fifo.jsonl"), filepath.Join(dir, "notes.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(notes, []byte("notes\n{\"a\":1}\n"), 0o600)
+	for _, p := range []string{fifo, notes} {
+		if in, err := ReadInfo(p); in != nil || err != nil {
+			t.Errorf("%s: %+v, %v", p, in, err)
+		}
 	}
 }
 
