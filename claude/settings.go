@@ -46,7 +46,7 @@ type statusLineSpec struct {
 // changed; a second run changes nothing. A statusLine that is not jig's is
 // wrapped (installStatusLine), and the notes say so.
 func Install(data []byte, bin string) (out []byte, changed bool, notes []string, err error) {
-	out, changed, err = hookjson.Edit(data, func(f *hookjson.File) (bool, error) {
+	out, changed, err = hookjson.Edit(data, false, func(f *hookjson.File) (bool, error) {
 		hooked, err := f.Install(bin, hooks)
 		if err != nil {
 			return false, err
@@ -120,7 +120,7 @@ func installStatusLine(s *hookjson.File, bin string, notes *[]string) (bool, err
 // statusLine command jig wrapped: after Install it gives the file's bytes
 // back. It reports whether anything changed.
 func Uninstall(data []byte) (out []byte, changed bool, err error) {
-	return hookjson.Edit(data, func(s *hookjson.File) (bool, error) {
+	return hookjson.Edit(data, false, func(s *hookjson.File) (bool, error) {
 		changed := s.Uninstall("claude")
 		cur := hookjson.Member(s.Obj(), "statusLine")
 		if cur == nil {

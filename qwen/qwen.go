@@ -46,14 +46,15 @@ var hooks = hookjson.Hooks{Agent: "qwen", Events: Events, Timeout: HookTimeout,
 	ToolEvents: map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true}}
 
 // Install merges jig's hook (every event in Events, run by bin) into the
-// settings file's content, leaving every other byte as it was. It reports
+// settings file's content, leaving every other byte as it was, the user's
+// comments too (Qwen reads its settings with comments stripped). It reports
 // whether anything changed; a second run changes nothing.
 func Install(data []byte, bin string) ([]byte, bool, error) {
-	return hookjson.Edit(data, func(f *hookjson.File) (bool, error) { return f.Install(bin, hooks) })
+	return hookjson.Edit(data, true, func(f *hookjson.File) (bool, error) { return f.Install(bin, hooks) })
 }
 
 // Uninstall removes exactly jig's hooks, and what held only them: after
 // Install it gives the file's bytes back.
 func Uninstall(data []byte) ([]byte, bool, error) {
-	return hookjson.Edit(data, func(f *hookjson.File) (bool, error) { return f.Uninstall("qwen"), nil })
+	return hookjson.Edit(data, true, func(f *hookjson.File) (bool, error) { return f.Uninstall("qwen"), nil })
 }

@@ -86,14 +86,17 @@ type File struct {
 
 var errNotObject = errors.New("not a JSON object")
 
-// Parse reads a settings file's content (empty is {}). Both agents read
-// plain JSON: a file with comments or trailing commas is refused, as is one
-// whose hooks are not an object.
-func Parse(data []byte) (*File, error) {
+// Parse reads a settings file's content (empty is {}). comments: the agent
+// reads JSON with comments (Qwen Code strips them), which are kept; else
+// only plain JSON (Claude Code ignores a file with a comment whole). A
+// trailing comma is refused either way (JSON.parse fails on it, and Qwen
+// then resets its settings to empty), as is a file whose hooks are not an
+// object.
+func Parse(data []byte, comments bool) (*File, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
 	}
-	if !json.Valid(data) {
+	if !comments && !json.Valid(data) {
 		return nil, errNotObject
 	}
 	v, err := hujson.Parse(data)
@@ -103,6 +106,9 @@ func Parse(data []byte) (*File, error) {
 	root, ok := v.Value.(*hujson.Object)
 	if !ok {
 		return nil, errNotObject
+	}
+	if trailingComma(v.Value) {
+		return nil, errors.New("a trailing comma: not JSON")
 	}
 	s := &File{root: v, unit: "  "}
 	if len(root.Members) > 0 {
@@ -116,6 +122,28 @@ func Parse(data []byte) (*File, error) {
 		}
 	}
 	return s, nil
+}
+
+// trailingComma reports whether an object or list in v ends with a comma
+// (hujson keeps the space before it after the last value: AfterExtra).
+func trailingComma(v hujson.ValueTrimmed) bool {
+	var last []*hujson.Value
+	switch c := v.(type) {
+	case *hujson.Object:
+		for i := range c.Members {
+			last = append(last, &c.Members[i].Value)
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			last = append(last, &c.Elements[i])
+		}
+	}
+	for i, e := range last {
+		if i == len(last)-1 && e.AfterExtra != nil || trailingComma(e.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // Obj is the file's top object.
@@ -167,10 +195,11 @@ func IndentOf(obj *hujson.Object, name string) string {
 	return ""
 }
 
-// Decode reads a part of the file into v.
+// Decode reads a part of the file into v, its comments aside.
 func Decode(part *hujson.Value, v any) error {
-	c := *part
+	c := part.Clone()
 	c.BeforeExtra, c.AfterExtra = nil, nil
+	c.Standardize()
 	return json.Unmarshal(c.Pack(), v)
 }
 
@@ -182,6 +211,9 @@ func (s *File) layout(last *hujson.Value, outer string) (before hujson.Extra, in
 		return hujson.Extra("\n" + outer + s.unit), outer + s.unit, false
 	}
 	if in, ok := lineIndent(last.BeforeExtra); ok {
+		if bytes.ContainsRune(last.BeforeExtra, '/') {
+			return hujson.Extra("\n" + in), in, false // the sibling's comment is the user's, not copied
+		}
 		return append(hujson.Extra(nil), last.BeforeExtra...), in, false
 	}
 	return hujson.Extra(" "), outer, true
@@ -431,10 +463,10 @@ func (s *File) Uninstall(agent string) (changed bool) {
 	return changed
 }
 
-// Edit parses data, applies change and gives back the bytes: data itself
-// when nothing changed.
-func Edit(data []byte, change func(f *File) (bool, error)) (out []byte, changed bool, err error) {
-	f, err := Parse(data)
+// Edit parses data (Parse), applies change and gives back the bytes: data
+// itself when nothing changed.
+func Edit(data []byte, comments bool, change func(f *File) (bool, error)) (out []byte, changed bool, err error) {
+	f, err := Parse(data, comments)
 	if err != nil {
 		return nil, false, err
 	}

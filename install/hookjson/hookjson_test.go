@@ -6,30 +6,38 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tailscale/hujson"
 )
 
 var testHooks = Hooks{Agent: "qwen", Events: []string{"SessionStart", "PreToolUse", "Stop"}, Timeout: 10,
 	ToolEvents: map[string]bool{"PreToolUse": true}}
 
-func edit(t testing.TB, data []byte, change func(f *File) (bool, error)) ([]byte, bool) {
-	out, changed, err := Edit(data, change)
+func edit(t testing.TB, data []byte, comments bool, change func(f *File) (bool, error)) ([]byte, bool) {
+	out, changed, err := Edit(data, comments, change)
 	if err != nil {
 		t.Fatalf("%v:\n%s", err, data)
 	}
 	return out, changed
 }
 
-// FuzzInstallUninstall: whatever settings file a user has, one install
-// leaves every byte of it in place, a second changes nothing, and
-// uninstall gives back the very bytes there were; a file that is not a
-// JSON object is refused, never half-edited.
+// FuzzInstallUninstall: whatever settings file a user has (with comments,
+// for an agent that reads them), one install leaves every byte of it in
+// place, a second changes nothing, and uninstall gives back the very bytes
+// there were; a file the agent would not read is refused, never
+// half-edited.
 func FuzzInstallUninstall(f *testing.F) {
 	for _, seed := range []string{"", "{}", "{\n  \"a\": 1\n}\n", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`,
 		"{\n\t\"hooks\": {\n\t\t\"PreToolUse\": []\n\t},\n\t\"b\": [1, 2]\n}", `{"hooks":null}`, `[1]`, `{"hooks":{"Stop":null}}`} {
-		f.Add(seed)
+		f.Add(seed, false)
+		f.Add(seed, true)
 	}
-	f.Fuzz(func(t *testing.T, data string) {
-		if strings.Contains(data, "jig") || strings.Contains(data, "null") || emptyList(data) || spacedEmpty.MatchString(data) {
+	f.Add("{\n  // mine\n  \"model\": {\"name\": \"x\"} /* end */\n}\n", true)
+	f.Add(`{"hooks": {"Stop": [/* a */ {"hooks": [{"type": "command", "command": "x"}]} // b
+]}}`, true)
+	f.Fuzz(func(t *testing.T, data string, comments bool) {
+		std, _ := hujson.Standardize([]byte(data)) // comments as spaces
+		if strings.Contains(data, "jig") || strings.Contains(data, "null") || emptyList(std) || spacedEmpty.Match(std) {
 			// jig's own entries already: TestOlderEntriesReplaced. An empty
 			// or null hooks object or event list is filled by install and
 			// comes back absent, which both agents read as no hooks, and
@@ -38,20 +46,20 @@ func FuzzInstallUninstall(f *testing.F) {
 			return
 		}
 		in := []byte(data)
-		out, changed, err := Edit(in, func(f *File) (bool, error) { return f.Install("/opt/jig", testHooks) })
+		out, changed, err := Edit(in, comments, func(f *File) (bool, error) { return f.Install("/opt/jig", testHooks) })
 		if err != nil {
 			if out != nil {
 				t.Fatalf("refused, yet gave %q", out)
 			}
 			return
 		}
-		if !changed || !json.Valid(out) {
-			t.Fatalf("install: changed %v, valid %v:\n%s", changed, json.Valid(out), out)
+		if _, err := Parse(out, comments); !changed || err != nil || !comments && !json.Valid(out) {
+			t.Fatalf("install: changed %v, %v:\n%s", changed, err, out)
 		}
-		if again, changed := edit(t, out, func(f *File) (bool, error) { return f.Install("/opt/jig", testHooks) }); changed || !bytes.Equal(again, out) {
+		if again, changed := edit(t, out, comments, func(f *File) (bool, error) { return f.Install("/opt/jig", testHooks) }); changed || !bytes.Equal(again, out) {
 			t.Fatalf("a second install changed:\n%s\nto\n%s", out, again)
 		}
-		back, changed := edit(t, out, func(f *File) (bool, error) { return f.Uninstall("qwen"), nil })
+		back, changed := edit(t, out, comments, func(f *File) (bool, error) { return f.Uninstall("qwen"), nil })
 		if len(bytes.TrimSpace(in)) == 0 {
 			in = []byte("{}\n") // an empty file is read as {}
 		}
@@ -66,11 +74,11 @@ var spacedEmpty = regexp.MustCompile(`\{\s+\}|\[\s+\]`)
 
 // emptyList reports whether the settings' hooks are an empty object or
 // hold an event with an empty list.
-func emptyList(data string) bool {
+func emptyList(data []byte) bool {
 	var s struct {
 		Hooks *map[string]json.RawMessage `json:"hooks"`
 	}
-	json.Unmarshal([]byte(data), &s)
+	json.Unmarshal(data, &s)
 	if s.Hooks == nil {
 		return false
 	}
@@ -90,7 +98,7 @@ func emptyList(data string) bool {
 // agent's jig hook is not touched.
 func TestOlderEntriesReplaced(t *testing.T) {
 	old := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/old/jig qwen hook","timeout":10},{"type":"command","command":"jig claude hook"}]}]}}`
-	out, _ := edit(t, []byte(old), func(f *File) (bool, error) { return f.Install("/new/jig", testHooks) })
+	out, _ := edit(t, []byte(old), false, func(f *File) (bool, error) { return f.Install("/new/jig", testHooks) })
 	if bytes.Contains(out, []byte("/old/jig")) || bytes.Count(out, []byte("/new/jig qwen hook")) != 3 || !bytes.Contains(out, []byte("jig claude hook")) {
 		t.Errorf("%s", out)
 	}
