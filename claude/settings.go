@@ -1,10 +1,12 @@
 package claude
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/tailscale/hujson"
 
+	"jig/configfile"
 	"jig/install/hookjson"
 )
 
@@ -40,12 +42,29 @@ type statusLineSpec struct {
 	RefreshInterval int    `json:"refreshInterval"`
 }
 
+// ClaudeIgnoresNonJSON is why jig refuses to edit a settings file that is
+// not plain JSON, rather than keeping its comments.
+const ClaudeIgnoresNonJSON = "Claude Code ignores a settings.json that is not plain JSON, so none of its hooks would run: take it out and run again"
+
+// checkJSON refuses what Claude would not read (an empty file is {}).
+func checkJSON(data []byte) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	return configfile.CheckJSON(data, ClaudeIgnoresNonJSON)
+}
+
 // Install merges jig's hooks (every event in Events) and its statusLine
 // command into the settings file's content, leaving every other key, group
 // and hook as it was, byte for byte (hookjson). It reports whether anything
 // changed; a second run changes nothing. A statusLine that is not jig's is
 // wrapped (installStatusLine), and the notes say so.
 func Install(data []byte, bin string) (out []byte, changed bool, notes []string, err error) {
+	// Claude Code 2.1.328 reads plain JSON and ignores a settings file with
+	// a comment or a trailing comma whole (TestClaudeIgnoresCommentedSettings)
+	if err := checkJSON(data); err != nil {
+		return nil, false, nil, err
+	}
 	out, changed, err = hookjson.Edit(data, false, func(f *hookjson.File) (bool, error) {
 		hooked, err := f.Install(bin, hooks)
 		if err != nil {
@@ -120,6 +139,9 @@ func installStatusLine(s *hookjson.File, bin string, notes *[]string) (bool, err
 // statusLine command jig wrapped: after Install it gives the file's bytes
 // back. It reports whether anything changed.
 func Uninstall(data []byte) (out []byte, changed bool, err error) {
+	if err := checkJSON(data); err != nil {
+		return nil, false, err
+	}
 	return hookjson.Edit(data, false, func(s *hookjson.File) (bool, error) {
 		changed := s.Uninstall("claude")
 		cur := hookjson.Member(s.Obj(), "statusLine")

@@ -2,11 +2,11 @@ package install
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"jig/claude"
+	"jig/configfile"
 	"jig/status"
 )
 
@@ -76,30 +76,24 @@ func (c Claude) Uninstall() (File, error) {
 	return editSettings(path, claude.Uninstall)
 }
 
-// editSettings reads an agent's settings file (none is empty), changes it
-// with change and writes it back in one step, keeping the file's mode. A
-// file change refuses is a ConfigError, left as it is.
+// editSettings reads an agent's settings file (none is empty; through a
+// link, refused when read-only: configfile), changes it with change and
+// writes it back in one step, keeping the file's mode. A file change
+// refuses is a ConfigError, left as it is.
 func editSettings(path string, change func(old []byte) ([]byte, bool, error)) (File, error) {
-	old, err := readFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	f, err := configfile.Read(path)
+	if err != nil {
 		return File{}, err
 	}
-	out, changed, err := change(old)
+	out, changed, err := change(f.Data)
 	if err != nil {
-		return File{}, &ConfigError{path, err}
+		return File{}, &ConfigError{f.Target, err}
 	}
 	if !changed {
-		return File{path, Unchanged}, nil
+		return File{f.Target, Unchanged}, nil
 	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := f.Write(out, 0o644); err != nil {
 		return File{}, err
 	}
-	if err := writeFileMode(path, out, mode); err != nil {
-		return File{}, err
-	}
-	return File{path, Updated}, nil
+	return File{f.Target, Updated}, nil
 }

@@ -125,9 +125,12 @@ func (h *Hooks) Hook(in *Input) ([]byte, error) {
 }
 
 // Stdin handles one event from the hook's stdin: Hook of what
-// ParseInput makes of it, which refuses bad input whole
-// (status.ErrBadInput).
+// ParseInput makes of it. Bad input is refused whole (status.ErrBadInput):
+// more than a status file holds, or not Qwen's JSON.
 func (h *Hooks) Stdin(data []byte) ([]byte, error) {
+	if len(data) > status.MaxFileSize {
+		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: larger than %d bytes", status.MaxFileSize))
+	}
 	in, err := ParseInput(data)
 	if err != nil {
 		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))

@@ -3,14 +3,11 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"jig/agents"
 	"jig/claude"
 	"jig/install"
 	"jig/qwen"
 	"jig/transcript"
 )
-
-func init() { agents.MustRegister(qwen.Agent) } // registry.go's line, once there is one
 
 // qwenCommand is what jig does for Qwen Code: the hook `jig install qwen`
 // puts in its settings, and reading its transcripts.
@@ -48,9 +45,6 @@ func qwenCommand(e *env) *cli.Command {
 func qwenHook(e *env) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		data, err := e.readStdin(c)
-		if err == nil {
-			err = fitsStatus(data)
-		}
 		if err != nil {
 			return err
 		}
@@ -68,10 +62,7 @@ func qwenHook(e *env) cli.ActionFunc {
 func installQwenCommand(e *env) *cli.Command {
 	return &cli.Command{Name: "qwen", Usage: "merge jig's hooks into Qwen Code's settings.json ($QWEN_HOME, else ~/.qwen)",
 		UsageText: "jig install qwen [--uninstall]\n\nexample: jig install qwen", Flags: []cli.Flag{&cli.BoolFlag{Name: "uninstall", Usage: "remove exactly jig's entries instead"}},
-		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
+		Before: noArgs, Action: func(c *cli.Context) error {
 			f, err := install.Qwen{Getenv: e.getenv, Uninstall: c.Bool("uninstall")}.Edit()
 			if err == nil {
 				sayLines(e.stdout, f.Line())

@@ -3,12 +3,12 @@
 // test gives a Harness (how to make its hook's stdin, run its hook, read
 // its refusal, write its transcript) and calls Run. What it checks is the
 // kit's promise, the same for every agent: a switched-off tool refused on
-// every call under load, a waiting request honoured, a switch merged into
-// a request being taken never lost, the refused call recorded as error at
-// once, every request taken answered, the wait for the person set and
-// cleared, switches kept across a resume, no argument value under the
-// state dir, and the file of a killed agent gone at the next start. Run it
-// under -race.
+// every call under load and with the session's lock held, a waiting
+// request honoured, a switch merged into a request being taken never lost,
+// the refused call recorded as error at once, every request taken
+// answered, the wait for the person set and cleared, switches kept across
+// a resume, no argument value under the state dir, and the file of a
+// killed agent gone at the next start. Run it under -race.
 package hooktest
 
 import (
@@ -178,6 +178,7 @@ func Run(t *testing.T, h Harness) {
 		check func(t *testing.T, h Harness)
 	}{
 		{"ParallelRefusals", parallelRefusals},
+		{"RefusedWithTheLockHeld", refusedWithTheLockHeld},
 		{"WaitingRequestHonoured", waitingRequestHonoured},
 		{"MergeRace", mergeRace},
 		{"RefusedIsError", refusedIsError},
@@ -251,6 +252,21 @@ func parallelRefusals(t *testing.T, h Harness) {
 	}
 }
 
+// refusedWithTheLockHeld: a writer of the session that hangs, holding its
+// lock, delays no refusal: the hooks answer, the lock still held.
+func refusedWithTheLockHeld(t *testing.T, h Harness) {
+	s := newWorld(t, h).session("suite-locked")
+	s.must(Event{Kind: hook.Prompt})
+	s.send(off(h.Switch))
+	s.must(Event{Kind: hook.Prompt})
+	unlock, err := s.dir.Lock(s.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	s.allRefused("the lock held", s.parallel(5, h.Tool, true), h.Switch)
+}
+
 // waitingRequestHonoured: a switch in a request nobody took yet counts at
 // once, for thirty parallel calls, whether or not the hook names a
 // transcript (before it, the agent may not be able to take the request);
@@ -284,7 +300,9 @@ func mergeRace(t *testing.T, h Harness) {
 		var wg sync.WaitGroup
 		wg.Go(func() { s.run(Event{Kind: hook.Prompt}) }) // takes the request, or the merged one
 		s.send(off(h.Switch))
-		reason, _ := s.run(Event{Kind: hook.PreTool, Tool: h.Tool})
+		id := fmt.Sprintf("call_race%03d", round)
+		s.h.Call(t, s.transcript, id, h.Tool) // recorded first: an agent that waits for the call's entry finds it
+		reason, _ := s.run(Event{Kind: hook.PreTool, Tool: h.Tool, CallID: id})
 		wg.Wait()
 		if !strings.Contains(reason, "tool "+h.Switch+" is switched off") {
 			failed++
