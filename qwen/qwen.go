@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"jig/agents"
+	"jig/configfile"
 	"jig/install/hookjson"
 )
 
@@ -50,11 +51,17 @@ var hooks = hookjson.Hooks{Agent: "qwen", Events: Events, Timeout: HookTimeout,
 // comments too (Qwen reads its settings with comments stripped). It reports
 // whether anything changed; a second run changes nothing.
 func Install(data []byte, bin string) ([]byte, bool, error) {
+	if err := configfile.CheckJWCC(data); err != nil {
+		return nil, false, err // a key twice: Qwen reads the last, jig would edit the first
+	}
 	return hookjson.Edit(data, true, func(f *hookjson.File) (bool, error) { return f.Install(bin, hooks) })
 }
 
 // Uninstall removes exactly jig's hooks, and what held only them: after
 // Install it gives the file's bytes back.
 func Uninstall(data []byte) ([]byte, bool, error) {
+	if err := configfile.CheckJWCC(data); err != nil {
+		return nil, false, err
+	}
 	return hookjson.Edit(data, true, func(f *hookjson.File) (bool, error) { return f.Uninstall("qwen"), nil })
 }
