@@ -19,6 +19,7 @@ func commands(e *env) []*cli.Command {
 		claudeCommand(e),
 		codexCommand(e),
 		geminiCommand(e),
+		qwenCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 		versionCommand(e),

@@ -23,6 +23,7 @@ func installCommand(e *env) *cli.Command {
 			installClaudeCommand(e),
 			installCodexCommand(e),
 			installGeminiCommand(e),
+			installQwenCommand(e),
 			installHerdrCommand(e),
 			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),
 		},

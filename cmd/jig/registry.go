@@ -6,6 +6,7 @@ import (
 	"jig/codex"
 	"jig/gemini"
 	"jig/pi"
+	"jig/qwen"
 )
 
 // The agents jig knows, registered once at start-up: every reader names
@@ -17,4 +18,5 @@ func init() {
 	agents.MustRegister(claude.Agent)
 	agents.MustRegister(codex.Agent)
 	agents.MustRegister(gemini.Agent)
+	agents.MustRegister(qwen.Agent)
 }
