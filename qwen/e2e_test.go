@@ -44,7 +44,7 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	w := &world{t: t, qwen: pitest.Agent(t, "qwen", pitest.QwenVersion, "qwen"), jig: testsrc.Jig(t)}
-	root := t.TempDir()
+	root := testsrc.TempDirOutlived(t) // Qwen may write in it a moment after a kill
 	w.home, w.work, w.state = filepath.Join(root, "home"), filepath.Join(root, "project"), filepath.Join(root, "state")
 	for _, d := range []string{filepath.Join(w.home, ".qwen"), w.work} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
