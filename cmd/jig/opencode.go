@@ -31,7 +31,9 @@ func opencodeCommand(e *env) *cli.Command {
 }
 
 // opencodeCLI is the opencode jig asks: $OPENCODE_BIN, else opencode on PATH.
-func opencodeCLI(e *env) opencode.CLI { return opencode.CLI{Bin: cmp.Or(e.getenv("OPENCODE_BIN"), "opencode")} }
+func opencodeCLI(e *env) opencode.CLI {
+	return opencode.CLI{Bin: cmp.Or(e.getenv("OPENCODE_BIN"), "opencode")}
+}
 
 func opencodeSessionsCommand(e *env) *cli.Command {
 	return &cli.Command{
