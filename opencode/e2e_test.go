@@ -318,8 +318,11 @@ func (w *world) serve() *server {
 	ln.Close()
 	srv := &server{t: w.t, base: fmt.Sprintf("http://127.0.0.1:%d", port)}
 	srv.cmd = w.start("serve", "--port", fmt.Sprint(port), "--hostname", "127.0.0.1")
+	// A request that comes while the server starts may never be answered:
+	// each try has a bound of its own.
+	probe := &http.Client{Timeout: 3 * time.Second}
 	for deadline := time.Now().Add(waitLimit); ; time.Sleep(200 * time.Millisecond) {
-		if resp, err := http.Get(srv.base + "/session/status"); err == nil {
+		if resp, err := probe.Get(srv.base + "/session/status"); err == nil {
 			resp.Body.Close()
 			break
 		}
@@ -412,9 +415,9 @@ func TestServe(t *testing.T) {
 	if s.Attention.Kind != status.AttentionPermission || s.Attention.Tool != "bash" || s.State != status.Busy {
 		t.Errorf("attention %+v state %s, want bash waiting for permission, busy", s.Attention, s.State)
 	}
-	out, _ := w.cmd(w.jig, "session", "list").Output()
-	if !bytes.Contains(out, []byte("◐")) {
-		t.Errorf("jig session list shows no ◐ for the wait:\n%s", out)
+	out, _ := w.cmd(w.jig, "board", "--once").Output()
+	if !bytes.Contains(out, []byte("◐")) || !bytes.Contains(out, []byte("asks: bash")) {
+		t.Errorf("jig board shows no ◐ for the wait:\n%s", out)
 	}
 	var asked []struct {
 		ID string `json:"id"`
@@ -449,6 +452,9 @@ func TestServe(t *testing.T) {
 	w.wait("the refused call", func(s *status.Status) bool {
 		return s.Session == one.ID && len(s.Recent) == 2 && s.Recent[0].Outcome == status.Error && s.State == status.Idle
 	})
+	if s := w.sessions()[one.ID]; s.Recent[0].Tool != "bash" {
+		t.Errorf("the refused call is %q's, want bash's (refused by jig, not unknown to OpenCode)", s.Recent[0].Tool)
+	}
 	if _, err := os.Stat(filepath.Join(w.work, "refused-"+secret)); err == nil {
 		t.Error("a bash call ran while bash was off")
 	}
