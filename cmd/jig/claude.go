@@ -159,18 +159,8 @@ func claudeProjects(getenv func(string) string) string {
 }
 
 func claudeSessionsCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "sessions",
-		Usage:     "list Claude Code's sessions, newest first, from their transcripts' heads",
-		UsageText: "jig claude sessions [--cwd DIR] [--json]\n\nexample: jig claude sessions --cwd . --json",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
-		},
-	}
+	return sessionsCommand(e, "claude", "Claude Code's", "from their transcripts' heads",
+		func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
 }
 
 func claudeShowCommand(e *env) *cli.Command {
@@ -192,11 +182,7 @@ func claudeShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
-				return writeIndented(e.stdout, shown)
-			}
-			render.ClaudeShow(e.stdout, shown.Derived, shown.Offered, shown.Deferred)
-			return nil
+			return printShown(c, e.stdout, shown, func() { render.ClaudeShow(e.stdout, shown.Derived, shown.Offered, shown.Deferred) })
 		},
 	}
 }
@@ -204,6 +190,18 @@ func claudeShowCommand(e *env) *cli.Command {
 // printSessions is a sessions command of an agent: its transcripts as
 // list gives them, those started in --cwd, as JSON or a table; exit 1
 // when there is none.
+// sessionsCommand is `jig AGENT sessions`: the agent's sessions, newest
+// first, read by list; from says where they are read from.
+func sessionsCommand(e *env, agent, whose, from string, list func() ([]*transcript.Listed, error)) *cli.Command {
+	return &cli.Command{
+		Name:      "sessions",
+		Usage:     "list " + whose + " sessions, newest first, " + from,
+		UsageText: "jig " + agent + " sessions [--cwd DIR] [--json]\n\nexample: jig " + agent + " sessions --cwd . --json",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"}, &cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action:    func(c *cli.Context) error { return printSessions(c, e.stdout, list) },
+	}
+}
+
 func printSessions(c *cli.Context, w io.Writer, list func() ([]*transcript.Listed, error)) error {
 	if err := noArgs(c); err != nil {
 		return err

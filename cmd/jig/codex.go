@@ -76,18 +76,8 @@ func codexSessionsDir(getenv func(string) string) string {
 }
 
 func codexSessionsCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "sessions",
-		Usage:     "list Codex's sessions, newest first, from their rollouts' first lines",
-		UsageText: "jig codex sessions [--cwd DIR] [--json]\n\nexample: jig codex sessions --cwd . --json",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return rollout.List(codexSessionsDir(e.getenv)) })
-		},
-	}
+	return sessionsCommand(e, "codex", "Codex's", "from their rollouts' first lines",
+		func() ([]*transcript.Listed, error) { return rollout.List(codexSessionsDir(e.getenv)) })
 }
 
 func codexShowCommand(e *env) *cli.Command {
@@ -109,11 +99,7 @@ func codexShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
-				return writeIndented(e.stdout, shown)
-			}
-			render.CodexShow(e.stdout, shown.Derived, shown.Window, shown.Called)
-			return nil
+			return printShown(c, e.stdout, shown, func() { render.CodexShow(e.stdout, shown.Derived, shown.Window, shown.Called) })
 		},
 	}
 }
