@@ -104,6 +104,12 @@ func (w *world) cmd(name string, args ...string) *exec.Cmd {
 	return c
 }
 
+func (w *world) writeFile(path, data string) {
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 func (w *world) writeJSON(path string, v any) {
 	data, _ := json.MarshalIndent(v, "", "  ")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
