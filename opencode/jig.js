@@ -47,10 +47,12 @@ function shared() {
 		jig: findJig(),
 		child: undefined,
 		restarts: 0,
+		switchesDir: "", // the bridge's folder of switches files, from its first ready
 		switches: new Map(), // session → its switches file, as the bridge named it
 		waiting: new Map(), // session → resolvers waiting for that name
 		clients: new Map(), // session → the SDK client of the instance that hosts it
 		agents: new Map(), // session → the agent of its last model call
+		children: new Set(), // subagents' sessions: their calls show in their parent's
 	}
 	g[SELF] = s
 	return s
@@ -94,7 +96,8 @@ function send(s, msg) {
 }
 
 function onReply(s, r) {
-	if (r.type === "session" && typeof r.session === "string" && typeof r.switches === "string") {
+	if (r.type === "ready" && typeof r.switches === "string") s.switchesDir = r.switches
+	else if (r.type === "session" && typeof r.session === "string" && typeof r.switches === "string") {
 		s.switches.set(r.session, r.switches)
 		for (const done of s.waiting.get(r.session) ?? []) done(r.switches)
 		s.waiting.delete(r.session)
@@ -106,10 +109,17 @@ function onReply(s, r) {
 	}
 }
 
-// switchesFile is the session's switches file, once the bridge named it
-// (at most SWITCHES_WAIT); undefined when it did not.
+// PLAIN is a session id that is its own file name (status.SafeName's plain
+// case; OpenCode's ses_… ids are): its switches file is known without the
+// bridge, so a bridge that died does not stop the refusals.
+const PLAIN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/
+
+// switchesFile is the session's switches file: as the bridge named it, or
+// in its folder for a plain id, else once the bridge names it (at most
+// SWITCHES_WAIT); undefined when it did not.
 function switchesFile(s, session) {
 	if (s.switches.has(session)) return Promise.resolve(s.switches.get(session))
+	if (s.switchesDir && PLAIN.test(session)) return Promise.resolve(s.switchesDir + "/" + session + ".json")
 	return new Promise((done) => {
 		const timer = setTimeout(() => done(undefined), SWITCHES_WAIT)
 		const list = s.waiting.get(session) ?? []
@@ -199,7 +209,7 @@ export const JigSession = async (ctx) => {
 	if (!s.jig) return {}
 	const mine = new Set() // the sessions this instance hosts
 	const seen = (session) => {
-		if (typeof session !== "string" || !session) return false
+		if (typeof session !== "string" || !session || s.children.has(session)) return false
 		mine.add(session)
 		s.clients.set(session, ctx.client)
 		return true
@@ -212,7 +222,8 @@ export const JigSession = async (ctx) => {
 				case "session.created":
 				case "session.updated": {
 					const info = p.info ?? {}
-					if (!seen(info.id) || info.parentID) return // a subagent's session shows in its parent's calls
+					if (info.parentID && typeof info.id === "string") s.children.add(info.id) // shows in its parent's calls
+					if (!seen(info.id)) return
 					send(s, { type: "session", session: info.id, created: event.type === "session.created", cwd: info.directory, variant: info.model?.variant })
 					return
 				}

@@ -110,6 +110,13 @@ type SessionReply struct {
 	Switches string `json:"switches"`
 }
 
+// Ready answers hello: the folder of the sessions' switches files (a
+// plain session id's file is <folder>/<id>.json).
+type Ready struct {
+	Type     string `json:"type"` // ready
+	Switches string `json:"switches"`
+}
+
 // Apply asks the plugin to append permission rules: deny these
 // permissions, give these back as the session's agent has them.
 type Apply struct {
@@ -229,6 +236,7 @@ func (b *Bridge) Handle(data []byte) error {
 			return fmt.Errorf("bridge: hello: pid %d: want a process id", m.PID)
 		}
 		b.pid, b.bin = m.PID, m.OpenCode
+		b.send(Ready{Type: "ready", Switches: b.Dir.Path(opencode.SwitchesDir)})
 		b.Dir.GC(status.Liveness{Host: b.Host}, b.Now()) // a killed opencode's files, and its bridge's
 		b.kept().Prune(b.Now())
 		return nil

@@ -108,10 +108,16 @@ func TestTurn(t *testing.T) {
 	if len(s.Recent) != 3 || s.Recent[0].Tool != "bash" || s.Recent[0].Outcome != status.Error || s.Recent[2].Outcome != status.OK {
 		t.Errorf("recent %+v", s.Recent)
 	}
+	lines := bytes.Split(out.Bytes(), []byte("\n"))
+	var ready Ready
 	var reply SessionReply
-	json.Unmarshal(bytes.SplitN(out.Bytes(), []byte("\n"), 2)[0], &reply)
+	json.Unmarshal(lines[0], &ready)
+	json.Unmarshal(lines[1], &reply)
+	if ready.Type != "ready" || ready.Switches+"/ses_a.json" != b.kept().File("ses_a") {
+		t.Errorf("hello's reply %+v, want the switches folder", ready)
+	}
 	if reply.Type != "session" || reply.Session != "ses_a" || reply.Switches != b.kept().File("ses_a") {
-		t.Errorf("first reply %+v, want the session's switches file", reply)
+		t.Errorf("the session's first reply %+v, want its switches file", reply)
 	}
 	feed(t, b, `{"type":"end","sessions":["ses_a"]}`)
 	if _, err := b.Dir.Read("ses_a"); err == nil {
