@@ -44,7 +44,7 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 	readers := []string{"jig/status", "jig/request", "jig/engine", "jig/render", "jig/terminal", "jig/transcript",
-		"jig/ticket", "jig/panel", "jig/panel/follow", "jig/herdr", "jig/herdr/herdr1", "jig/scripts", "jig/claude/transcript", "jig/codex/rollout", "jig/pi"}
+		"jig/ticket", "jig/panel", "jig/panel/follow", "jig/herdr", "jig/herdr/herdr1", "jig/scripts", "jig/claude/transcript", "jig/codex/rollout", "jig/pi", "jig/opencode"}
 	for _, r := range readers {
 		if _, ok := deps[r]; !ok {
 			t.Errorf("%s: no such package (docs/architecture.md names it)", r)
@@ -53,7 +53,7 @@ func TestImportRules(t *testing.T) {
 			t.Errorf("%s depends on jig/writer: readers and the rooms below the writer never do", r)
 		}
 	}
-	for _, adapter := range []string{"jig/pi/bridge", "jig/claude", "jig/codex", "jig/cmd/jig"} {
+	for _, adapter := range []string{"jig/pi/bridge", "jig/claude", "jig/codex", "jig/opencode/bridge", "jig/cmd/jig"} {
 		if !slices.Contains(imports[adapter], "jig/writer") {
 			t.Errorf("%s does not import jig/writer: every agent writes through it", adapter)
 		}
