@@ -443,15 +443,15 @@ func TestServe(t *testing.T) {
 
 	// bash off: no longer offered, and refused when called all the same.
 	w.request(one.ID, "bash", "off")
-	n := len(w.model.Script.Requests())
+	n, before := len(w.model.Script.Requests()), *w.sessions()[one.ID].Usage.Cost
 	w.model.Queue(text("fine"))
 	srv.prompt(one.ID, "hello", nil)
 	w.waitRequests(n + 1)
 	if offered := lastTools(w.model); has(offered, "bash") || !has(offered, "read") {
 		t.Errorf("after bash off the model was offered %v", offered)
 	}
-	w.wait("idle again", func(s *status.Status) bool {
-		return s.Session == one.ID && s.State == status.Idle && s.UpdatedAt.After(s.StartedAt)
+	w.wait("the reply to hello", func(s *status.Status) bool {
+		return s.Session == one.ID && s.State == status.Idle && *s.Usage.Cost > before
 	})
 	w.model.Queue(toolCall("call_b", "bash", map[string]string{"command": "touch refused-" + secret}), text("refused"))
 	srv.prompt(one.ID, "run it anyway", map[string]bool{"bash": true}) // replaces the session's rules
@@ -469,8 +469,21 @@ func TestServe(t *testing.T) {
 		t.Errorf("switches %+v, want bash off", s.Switches)
 	}
 
-	// on: offered again, and asking again as the config says.
+	// on: offered again, and asking again as the config says: the agent's
+	// own rules for bash (its "*" allow, then the config's ask) copied after
+	// jig's deny, not an allow of jig's.
 	w.request(one.ID, "bash", "on")
+	var info struct {
+		Permission []struct{ Permission, Pattern, Action string } `json:"permission"`
+	}
+	srv.call("GET", "/session/"+one.ID, nil, &info)
+	var rules []string
+	for _, r := range info.Permission {
+		rules = append(rules, r.Permission+" "+r.Pattern+" "+r.Action)
+	}
+	if got := strings.Join(rules, ", "); !strings.HasSuffix(got, "bash * allow, bash * ask") {
+		t.Errorf("the session's rules after on: %s", got)
+	}
 	w.model.Queue(toolCall("call_c", "bash", map[string]string{"command": "touch back-" + secret}))
 	srv.prompt(one.ID, "run it again", nil)
 	w.wait("bash asking again", func(s *status.Status) bool { return s.Session == one.ID && s.Attention != nil })
@@ -489,8 +502,13 @@ func TestServe(t *testing.T) {
 	w.noValues()
 
 	// kill -9 of the bridge and opencode: the files stay until gc.
-	children, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", srv.cmd.Process.Pid, srv.cmd.Process.Pid))
-	for _, pid := range strings.Fields(string(children)) {
+	var children []string // of any of opencode's threads
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", srv.cmd.Process.Pid))
+	for _, task := range tasks {
+		data, _ := os.ReadFile(task)
+		children = append(children, strings.Fields(string(data))...)
+	}
+	for _, pid := range children {
 		if cmdline, _ := os.ReadFile("/proc/" + pid + "/cmdline"); bytes.Contains(cmdline, []byte("opencode\x00bridge")) {
 			var p int
 			fmt.Sscan(pid, &p)
