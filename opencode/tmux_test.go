@@ -44,6 +44,12 @@ func TestTUIInTmux(t *testing.T) {
 	s := w.wait("the typed prompt's reply", func(s *status.Status) bool {
 		return s.State == status.Idle && s.Context.Tokens != nil && *s.Context.Tokens == 64000
 	})
+	// OpenCode's own sidebar says the same context.
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(screen(), "50% used"); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the sidebar never said 50%% used, as the file does (%v of %v):\n%s", *s.Context.Tokens, *s.Context.Window, screen())
+		}
+	}
 	if s.Terminal == nil || *s.Terminal != pane || *s.TerminalFrom != "TMUX_PANE" {
 		t.Errorf("terminal %v, want tmux's pane %s", s.Terminal, pane)
 	}

@@ -251,7 +251,7 @@ func (b *Bridge) Handle(data []byte) error {
 		}
 		return nil
 	}
-	if m.Session == "" || b.pid == 0 {
+	if m.Session == "" || b.pid == 0 || !sessionLines[m.Type] {
 		return nil // a newer plugin's line, or one before hello: nothing to write
 	}
 	ss, err := b.session(m)
@@ -274,6 +274,10 @@ func (b *Bridge) Handle(data []byte) error {
 	}
 	return nil
 }
+
+// sessionLines are the lines about one session (session.take).
+var sessionLines = map[string]bool{"session": true, "state": true, "model": true, "message": true, "call": true,
+	"ask": true, "replied": true, "applied": true}
 
 // session is the line's session, made at its first line: it gets its
 // switches back (a resumed session's, kept), and the plugin is told where
@@ -341,8 +345,8 @@ func (b *Bridge) send(v any) {
 	b.out.Write(append(data, '\n'))
 }
 
-// sortedTools is every tool name a request may switch: OpenCode's, and
-// those switched before.
+// available is every tool a request may switch: those OpenCode defines,
+// and those switched before.
 func (b *Bridge) available(ss *session) request.Available {
 	tools := slices.Clone(b.tools)
 	for name := range ss.switches.Tools {

@@ -128,8 +128,6 @@ func (ss *session) take(m Message, now time.Time) bool {
 	case "replied":
 		ss.asks = slices.DeleteFunc(ss.asks, func(a ask) bool { return a.id == m.ID })
 	case "applied":
-	default:
-		return false
 	}
 	return true
 }
