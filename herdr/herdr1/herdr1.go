@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"jig/agents"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -365,8 +366,9 @@ func Reports(p Pane, s *status.Status, now time.Time) [][]string {
 }
 
 // AgentLabel is Herdr's label for the agent a status names (Herdr's
-// src/detect/mod.rs agent_label): pi, claude, codex; "" for one jig cannot
-// name to Herdr.
+// src/detect/mod.rs agent_label): pi, claude, codex, and a registered
+// agent's own (agents.Agent.Herdr: opencode); "" for one jig cannot name
+// to Herdr.
 func AgentLabel(agent string) string {
 	switch agent {
 	case status.AgentPi:
@@ -375,6 +377,9 @@ func AgentLabel(agent string) string {
 		return "claude"
 	case status.AgentCodex:
 		return "codex"
+	}
+	if a, ok := agents.Lookup(agent); ok {
+		return a.Herdr
 	}
 	return ""
 }

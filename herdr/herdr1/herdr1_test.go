@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"jig/agents"
+	"jig/opencode"
 	"jig/status"
 )
 
@@ -113,6 +115,7 @@ func TestSessionFor(t *testing.T) {
 // jig cannot name to Herdr gets its tokens only; an ended session's pane
 // gets its tokens cleared and Herdr's agent released.
 func TestReports(t *testing.T) {
+	agents.Register(opencode.Agent) // as cmd/jig registers it; a second time is refused, harmlessly
 	at := time.Date(2030, 1, 1, 0, 0, 0, 5, time.UTC)
 	now := at.Add(time.Minute)
 	file := "/home/ana/.claude/projects/-w/s5.jsonl"
@@ -142,6 +145,9 @@ func TestReports(t *testing.T) {
 			&status.Status{Agent: status.AgentPi, State: status.Idle, UpdatedAt: at, SessionFile: &file},
 			"report-metadata report-agent",
 			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "pi", "--state", "idle", "--seq", "1893456000000000005"}},
+		{"busy opencode, by its registered label", p, &status.Status{Agent: opencode.Agent.ID, State: status.Busy, UpdatedAt: at},
+			"report-metadata report-agent",
+			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "opencode", "--state", "working", "--seq", "1893456000000000005"}},
 		{"unknown agent", p, &status.Status{State: status.Busy, UpdatedAt: at}, "report-metadata", nil},
 		{"ended, agent seen", Pane{PaneID: "w1:p8", Agent: "claude", Tokens: map[string]string{"jig_ctx": "1%"}}, nil,
 			"report-metadata release-agent", nil},
