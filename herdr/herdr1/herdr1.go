@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"jig/agents"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"jig/agents"
 	"jig/panel"
 	"jig/render"
 	"jig/status"
