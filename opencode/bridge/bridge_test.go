@@ -257,3 +257,49 @@ func TestRunEndsAtEOF(t *testing.T) {
 		}
 	}
 }
+
+// A session first seen without session.created is read back through the
+// export, off the loop: its messages' usage, calls and outputs come under
+// what this process sees live; hostile names and relative paths stay out.
+func TestResumed(t *testing.T) {
+	b, _ := newTestBridge(t)
+	exported := &opencode.Exported{}
+	if err := json.Unmarshal([]byte(`{"info":{"id":"ses_old","directory":"/p","model":{"id":"m","providerID":"p","variant":"high"}},
+	"messages":[
+	 {"info":{"id":"msg_1","role":"assistant","cost":0.25,"tokens":{"total":300,"input":100,"output":50,"reasoning":0,"cache":{"read":150,"write":0}}},
+	  "parts":[{"type":"tool","tool":"write","callID":"c1","state":{"status":"completed","input":{"filePath":"notes.txt"},"metadata":{"exists":false},"time":{"start":1000,"end":2000}}},
+	           {"type":"tool","tool":"edit","callID":"c2","state":{"status":"completed","input":{"filePath":"/p/notes.txt"},"time":{"start":3000,"end":4000}}},
+	           {"type":"tool","tool":"rm -rf /","callID":"c3","state":{"status":"error"}}]},
+	 {"info":{"id":"msg_2","role":"assistant","cost":0.5,"tokens":{"total":400,"input":300,"output":100,"reasoning":0,"cache":{"read":0,"write":0}}},"parts":[]}]}`), exported); err != nil {
+		t.Fatal(err)
+	}
+	b.Export = func(id string) (*opencode.Exported, error) {
+		if id != "ses_old" {
+			return nil, fmt.Errorf("export of %s", id)
+		}
+		return exported, nil
+	}
+	feed(t, b, `{"type":"state","session":"ses_old","state":"busy"}`,
+		`{"type":"message","session":"ses_old","id":"msg_2","tokens":{"total":450,"input":350,"output":100},"cost":0.75}`)
+	select {
+	case r := <-b.resumed:
+		b.takeResumed(r)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the export was never read back")
+	}
+	s := read(t, b, "ses_old")
+	if len(s.Outputs) != 1 || s.Outputs[0].Path != "/p/notes.txt" || s.Outputs[0].Action != status.Created {
+		t.Errorf("outputs %+v, want /p/notes.txt created (written, then edited)", s.Outputs)
+	}
+	if len(s.Recent) != 3 || s.Recent[0].Tool != "?" || s.Recent[0].Outcome != status.Error || s.Recent[2].Tool != "write" {
+		t.Errorf("recent %+v", s.Recent)
+	}
+	// msg_2 as seen live (0.75), msg_1 from the export (0.25).
+	if s.Usage.Cost == nil || *s.Usage.Cost != 1 || s.Usage.Input != 450 || *s.Context.Tokens != 450 || *s.Thinking != "high" {
+		t.Errorf("usage %+v cost %v context %v thinking %v", s.Usage, *s.Usage.Cost, *s.Context.Tokens, *s.Thinking)
+	}
+	data, _ := os.ReadFile(b.Dir.SessionPath("ses_old"))
+	if bytes.Contains(data, []byte("rm -rf")) {
+		t.Errorf("a hostile tool name reached the file:\n%s", data)
+	}
+}
