@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,15 +115,17 @@ func (c CLI) Run(args ...string) ([]byte, error) {
 	cmd.Stdout, cmd.Stderr = &out, &limitedBuf{&stderr, 4 << 10}
 	err := cmd.Run()
 	switch {
-	case errors.Is(err, exec.ErrNotFound):
+	case errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%w: %s (set $OPENCODE_BIN or put opencode on PATH)", ErrNotInstalled, bin)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("opencode %s: no answer within %s", args[0], RunTimeout)
 	case out.over:
 		return nil, fmt.Errorf("opencode %s: more than %d bytes", args[0], MaxExport)
 	case err != nil:
-		msg := bytes.TrimSpace(stderr.Bytes())
-		return nil, fmt.Errorf("opencode %s: %v: %s", args[0], err, lastLine(msg))
+		if msg := lastLine(bytes.TrimSpace(stderr.Bytes())); msg != "" {
+			return nil, fmt.Errorf("opencode %s: %v: %s", args[0], err, msg)
+		}
+		return nil, fmt.Errorf("opencode %s: %v", args[0], err)
 	}
 	return out.buf.Bytes(), nil
 }
