@@ -323,6 +323,12 @@ func (b *Bridge) writer() *writer.Writer {
 
 // write lays the session over its file, under its lock.
 func (b *Bridge) write(ss *session) error {
+	ss.tools = status.Tools{Total: len(b.tools)}
+	for _, t := range b.tools {
+		if !b.denied(ss.switches, permission(t)) {
+			ss.tools.Active++ // offered: its permission is not jig's deny
+		}
+	}
 	u := writer.Update{Session: ss.id, PID: b.pid, Agent: opencode.Agent.ID, AgentDir: opencode.ConfigDir(b.Getenv),
 		CWD: ss.cwd, Outputs: ss.outputList(), Edit: ss.edit, Base: func(file *status.Status) *status.Status {
 			if file == nil || file.PID != b.pid {

@@ -192,8 +192,8 @@ func TestRequest(t *testing.T) {
 		t.Errorf("before the plugin applied it: answer %+v switches %+v", s.LastRequest, s.Switches)
 	}
 	feed(t, b, `{"type":"applied","session":"ses_r","id":"`+id+`","ok":true}`)
-	if s := read(t, b, "ses_r"); !request.Answered(s.LastRequest, id) || !s.LastRequest.OK {
-		t.Errorf("answer %+v", s.LastRequest)
+	if s := read(t, b, "ses_r"); !request.Answered(s.LastRequest, id) || !s.LastRequest.OK || s.Tools != (status.Tools{Active: 4, Total: 5}) {
+		t.Errorf("answer %+v tools %+v", s.LastRequest, s.Tools)
 	}
 
 	// write alone: refused, but offered while edit is on (one permission).

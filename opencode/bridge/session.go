@@ -27,6 +27,7 @@ type session struct {
 	switches  status.Switches
 	answer    *status.Answer
 	pending   *pendingRequest // rules sent to the plugin, not yet appended
+	tools     status.Tools    // offered of those OpenCode defines, as the switches leave them
 	last      *status.Status
 }
 
@@ -228,6 +229,7 @@ func (ss *session) edit(s, prev *status.Status) error {
 		a := ss.asks[n-1]
 		s.Attention = &status.Attention{Kind: a.kind, Since: a.since, Tool: a.tool}
 	}
+	s.Tools = ss.tools
 	s.Switches = status.Switches{Tools: maps.Clone(ss.switches.Tools), Skills: maps.Clone(ss.switches.Skills)}
 	s.LastRequest = ss.answer
 	s.StartedAt = ss.startedAt
