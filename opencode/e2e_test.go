@@ -1,3 +1,5 @@
+//go:build linux
+
 package opencode_test
 
 import (
@@ -123,7 +125,9 @@ func (w *world) start(args ...string) *exec.Cmd {
 	c := w.cmd(w.bin, args...)
 	log, _ := os.Create(filepath.Join(w.root, fmt.Sprintf("opencode-%d.log", time.Now().UnixNano())))
 	c.Stdout, c.Stderr = log, log
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own group, killed at the end; and killed with the test process
+	// should that die first (a timeout), so no opencode outlives it.
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := c.Start(); err != nil {
 		w.t.Fatal(err)
 	}
