@@ -303,3 +303,16 @@ func TestResumed(t *testing.T) {
 		t.Errorf("a hostile tool name reached the file:\n%s", data)
 	}
 }
+
+// A session resumed in another process gets its switches back from where
+// the earlier bridge kept them (the plugin refuses from the same file).
+func TestKeptSwitchesBack(t *testing.T) {
+	b, _ := newTestBridge(t)
+	if err := b.kept().Save("ses_k", status.Switches{Tools: map[string]bool{"bash": false}, Skills: map[string]bool{}}); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, b, `{"type":"tool","name":"bash"}`, `{"type":"tool","name":"read"}`, `{"type":"state","session":"ses_k","state":"busy"}`)
+	if s := read(t, b, "ses_k"); s.Switches.Tools["bash"] || len(s.Switches.Tools) != 1 || s.Tools != (status.Tools{Active: 1, Total: 2}) {
+		t.Errorf("switches %+v tools %+v, want bash off as kept", s.Switches, s.Tools)
+	}
+}
