@@ -171,6 +171,18 @@ func claudeTranscripts(e *env) records {
 		}}
 }
 
+// sessionsCommand is `jig AGENT sessions`: the agent's sessions, newest
+// first, read by list; from says where they are read from.
+func sessionsCommand(e *env, agent, whose, from string, list func() ([]*transcript.Listed, error)) *cli.Command {
+	return &cli.Command{
+		Name:      "sessions",
+		Usage:     "list " + whose + " sessions, newest first, " + from,
+		UsageText: "jig " + agent + " sessions [--cwd DIR] [--json]\n\nexample: jig " + agent + " sessions --cwd . --json",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"}, &cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action:    func(c *cli.Context) error { return printSessions(c, e.stdout, list) },
+	}
+}
+
 // printSessions is a sessions command of an agent: its transcripts as
 // list gives them, those started in --cwd, as JSON or a table; exit 1
 // when there is none.

@@ -20,6 +20,7 @@ func commands(e *env) []*cli.Command {
 		codexCommand(e),
 		geminiCommand(e),
 		qwenCommand(e),
+		opencodeCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 		versionCommand(e),

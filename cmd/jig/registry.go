@@ -5,6 +5,7 @@ import (
 	"jig/claude"
 	"jig/codex"
 	"jig/gemini"
+	"jig/opencode"
 	"jig/pi"
 	"jig/qwen"
 )
@@ -19,4 +20,5 @@ func init() {
 	agents.MustRegister(codex.Agent)
 	agents.MustRegister(gemini.Agent)
 	agents.MustRegister(qwen.Agent)
+	agents.MustRegister(opencode.Agent)
 }
