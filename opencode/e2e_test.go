@@ -264,7 +264,7 @@ func TestRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.work, "shell.txt")); err != nil {
 		t.Errorf("the shell call did not run: %v", err)
 	}
-	exported, err := opencode.CLI{Bin: w.bin, Env: w.env()}.Export(id)
+	exported, err := opencode.CLI{Bin: w.bin, Env: w.env(), Dir: w.work}.Export(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestRun(t *testing.T) {
 	if left := w.sessions(); len(left) != 0 {
 		t.Errorf("files left after opencode exited: %s", w.dump())
 	}
-	if exported, err = (opencode.CLI{Bin: w.bin, Env: w.env()}).Export(id); err != nil {
+	if exported, err = (opencode.CLI{Bin: w.bin, Env: w.env(), Dir: w.work}).Export(id); err != nil {
 		t.Fatal(err)
 	}
 	d = exported.Derived()

@@ -91,11 +91,14 @@ const (
 	RunTimeout = 60 * time.Second
 )
 
-// CLI is OpenCode's command line: its binary, and the environment it runs
-// in (nil: jig's own).
+// CLI is OpenCode's command line: its binary, the environment it runs in
+// (nil: jig's own) and its working folder ("": jig's own). OpenCode files
+// what it reads under the project of that folder, and records the
+// project's id in the folder's .git.
 type CLI struct {
 	Bin string
 	Env []string
+	Dir string
 }
 
 // Run runs OpenCode's command line, bounded in time and output, without
@@ -109,7 +112,7 @@ func (c CLI) Run(args ...string) ([]byte, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(env, "JIG_OPENCODE_CHILD=1")
+	cmd.Env, cmd.Dir = append(env, "JIG_OPENCODE_CHILD=1"), c.Dir
 	var out limited
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &limitedBuf{&stderr, 4 << 10}
