@@ -83,7 +83,8 @@ type Hooks struct {
 // write, without the session's lock; when it refuses, an error of the
 // write does not undo it (the caller still prints out).
 func (h *Hooks) Hook(in *Input) (out []byte, err error) {
-	w := writer.New(h.Dir, h.Now, h.Getenv, h.Host)
+	pid, getenv := h.owner(in) // a TUI's, when Codex's background server runs the hook
+	w := writer.New(h.Dir, h.Now, getenv, h.Host)
 	switch in.Event {
 	case "SessionEnd":
 		return nil, w.End(in.SessionID)
@@ -103,7 +104,7 @@ func (h *Hooks) Hook(in *Input) (out []byte, err error) {
 		return out, err
 	}
 	src := newSource(w, in)
-	_, err = w.Write(writer.Update{Session: in.SessionID, PID: h.PID, Agent: status.AgentCodex, AgentDir: Home(h.Getenv),
+	_, err = w.Write(writer.Update{Session: in.SessionID, PID: pid, Agent: status.AgentCodex, AgentDir: Home(h.Getenv),
 		SessionFile: src.pathOrEmpty(), CWD: in.CWD, Live: liveJSON, Transcript: src.orNil(),
 		Edit: func(s, prev *status.Status) error {
 			h.edit(s, prev, in, src)

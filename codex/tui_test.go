@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +11,9 @@ import (
 	"testing"
 
 	"jig/internal/pitest"
+	"jig/internal/scriptedopenai"
 	"jig/internal/testsrc"
+	"jig/status"
 )
 
 // The interactive TUI is how people run Codex. Since 0.157 a TUI is a
@@ -193,4 +196,109 @@ func TestConfigWrittenByCodexKept(t *testing.T) {
 	if strings.Contains(x.screen(pane), "Use existing model") {
 		t.Error("Codex asks the model migration question again")
 	}
+}
+
+// lookFor is what `jig session for-terminal PANE --json` says, nil when
+// it finds no live session there (exit 1).
+func (w *world) lookFor(pane string) *status.Status {
+	w.t.Helper()
+	cmd := exec.Command(w.jig, "session", "for-terminal", pane, "--json")
+	cmd.Env = w.env("TMUX=", "TMUX_PANE=")
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		return nil
+	}
+	if err != nil {
+		w.t.Fatalf("jig session for-terminal %s: %v", pane, err)
+	}
+	s, err := status.Decode(out)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return s
+}
+
+// TestTUIsInTwoPanes runs two real TUIs in two tmux panes of one project:
+// both are clients of one background server, which runs every hook. Each
+// session names its own pane and its own TUI process; after /quit in the
+// first pane its session is ended (for-terminal finds nothing there, gc
+// removes its file) while the second's goes on.
+func TestTUIsInTwoPanes(t *testing.T) {
+	w := newWorld(t)
+	x := w.tuis()
+	sessions := map[string]*status.Status{}
+	answered := 0
+	answer := func() { // every request the TUIs make gets a reply
+		for ; answered < len(w.model.Requests()); answered++ {
+			w.model.Queue(scriptedopenai.Reply{Text: "Done.", Usage: scriptedopenai.Usage{Input: 1000, Output: 10}})
+		}
+	}
+	for _, prompt := range []string{"E2E-FIRST hello", "E2E-SECOND hello"} {
+		pane := x.open(w.work)
+		x.send(pane, prompt)
+		var s *status.Status
+		poll(t, "the TUI's session is found in its pane", func() string {
+			answer()
+			if s = w.lookFor(pane); s == nil || s.State != status.Idle || !strings.Contains(x.screen(pane), "Done.") {
+				if s != nil {
+					return fmt.Sprintf("for-terminal %s: %s, pid %d, %s; screen:\n%s", pane, s.Session, s.PID, s.State, x.screen(pane))
+				}
+				return fmt.Sprintf("for-terminal %s finds nothing; screen:\n%s", pane, x.screen(pane))
+			}
+			return ""
+		})
+		for other, o := range sessions {
+			if o.Session == s.Session {
+				t.Fatalf("pane %s finds %s's session %s", pane, other, s.Session)
+			}
+		}
+		args, env := readArgs(s.PID), readEnv(s.PID)
+		if len(args) == 0 || filepath.Base(args[0]) != "codex" || strings.Contains(strings.Join(args, " "), "app-server") || env["TMUX_PANE"] != pane {
+			t.Errorf("pane %s: the session's pid %d is %q in pane %q, not the pane's TUI", pane, s.PID, args, env["TMUX_PANE"])
+		}
+		if s.Terminal == nil || *s.Terminal != pane {
+			t.Errorf("pane %s: the session's terminal is %v", pane, s.Terminal)
+		}
+		sessions[pane] = s
+	}
+	if len(codexServers(w.codexHome)) == 0 {
+		t.Error("no background server: the test did not run the TUI as people do")
+	}
+	var first, second string
+	for pane := range sessions {
+		if first == "" || pane < first {
+			first, second = pane, first
+		} else {
+			second = pane
+		}
+	}
+	x.quit(first)
+	poll(t, "the quit TUI's session is ended", func() string {
+		if s := w.lookFor(first); s != nil {
+			return fmt.Sprintf("for-terminal %s still finds %s (pid %d)", first, s.Session, s.PID)
+		}
+		return ""
+	})
+	if out := w.jigRun("session", "gc"); !strings.Contains(out, "removed 1 ended session") {
+		t.Errorf("gc: %q", out)
+	}
+	if s := w.lookFor(second); s == nil || s.Session != sessions[second].Session {
+		t.Errorf("the second TUI's session is gone: %+v", s)
+	}
+}
+
+func readArgs(pid int) []string {
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+}
+
+func readEnv(pid int) map[string]string {
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	env := map[string]string{}
+	for _, kv := range strings.Split(string(data), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
 }
