@@ -143,6 +143,7 @@ func (h *Hooks) edit(s, prev *status.Status, in *Input, src *source) {
 			s.Switches = sw
 		}
 	}
+	src.dropGone(s)
 	h.takeRequest(s, src.reader)
 	attend(s, in)
 }
