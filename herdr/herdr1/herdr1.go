@@ -21,7 +21,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"jig/panel"
 	"jig/render"
 	"jig/status"
 )
@@ -201,7 +200,7 @@ func Tokens(s *status.Status) []string {
 	if model == "" {
 		model = "?"
 	}
-	values := []string{panel.PercentText(s.Context.Percent), panel.Money(s.Usage.Cost), model}
+	values := []string{render.Percent(s.Context.Percent), render.Money(s.Usage.Cost), model}
 	out := make([]string, len(TokenNames))
 	for i, v := range values {
 		if utf8.RuneCountInString(v) > maxTokenValue {
