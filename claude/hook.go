@@ -45,6 +45,9 @@ var permissionNotices = map[string]bool{"permission_prompt": true, "worker_permi
 // answer. The next tool event (but the waiting call's own PreToolUse),
 // prompt or stop ends the wait.
 func attention(in *Input, prev *status.Status) (a *status.Attention, keep bool) {
+	if a, keep, ok := questionWait(in, prev); ok {
+		return a, keep
+	}
 	switch in.Event {
 	case "PermissionRequest":
 		return &status.Attention{Kind: status.AttentionPermission, Tool: toolName(in.ToolName)}, false
@@ -61,9 +64,6 @@ func attention(in *Input, prev *status.Status) (a *status.Attention, keep bool) 
 		}
 		return nil, true // idle_prompt, auth_success, …: nothing of a wait
 	case "PreToolUse":
-		if in.ToolName == "AskUserQuestion" {
-			return &status.Attention{Kind: status.AttentionQuestion, Tool: in.ToolName}, false
-		}
 		// Claude runs a call's PreToolUse hooks and its permission request
 		// at once: the call's own PreToolUse, written after the request,
 		// must not end the wait it is part of.

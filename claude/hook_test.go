@@ -190,6 +190,7 @@ func TestWindowKeptAndCompaction(t *testing.T) {
 // What each event says of the wait, from Claude's own words.
 func TestAttentionByEvent(t *testing.T) {
 	bash := &status.Status{Attention: &status.Attention{Kind: status.AttentionPermission, Tool: "Bash"}}
+	question := &status.Status{Attention: &status.Attention{Kind: status.AttentionQuestion, Tool: "AskUserQuestion"}}
 	for _, c := range []struct {
 		in         Input
 		prev       *status.Status
@@ -203,6 +204,10 @@ func TestAttentionByEvent(t *testing.T) {
 		{Input{Event: "Notification", NotificationType: "elicitation_dialog"}, nil, "question", "", false},
 		{Input{Event: "Notification", NotificationType: "idle_prompt"}, bash, "", "", true},
 		{Input{Event: "PreToolUse", ToolName: "AskUserQuestion"}, nil, "question", "AskUserQuestion", false},
+		// Claude 2.1.328 asks "permission" for the question: still the one question
+		{Input{Event: "PermissionRequest", ToolName: "AskUserQuestion"}, question, "question", "AskUserQuestion", false},
+		{Input{Event: "Notification", NotificationType: "permission_prompt"}, question, "", "", true},
+		{Input{Event: "PreToolUse", ToolName: "AskUserQuestion"}, question, "question", "AskUserQuestion", false},
 		{Input{Event: "PreToolUse", ToolName: "Bash"}, bash, "", "", true}, // the waiting call's own
 		{Input{Event: "PreToolUse", ToolName: "Read"}, bash, "", "", false},
 		{Input{Event: "PostToolUse", ToolName: "Bash"}, bash, "", "", false},
