@@ -101,3 +101,33 @@ func TestAskUserQuestionInTmux(t *testing.T) {
 		return ""
 	})
 }
+
+// postTokens is the postTokens of the transcript's latest compaction, as
+// Claude recorded it.
+func postTokens(transcript string) (int64, bool) {
+	data, err := os.ReadFile(transcript)
+	if err != nil {
+		return 0, false
+	}
+	var post int64
+	found := false
+	for _, line := range strings.Split(string(data), "\n") {
+		var e struct {
+			Subtype string `json:"subtype"`
+			Meta    *struct {
+				PostTokens *int64 `json:"postTokens"`
+			} `json:"compactMetadata"`
+		}
+		if json.Unmarshal([]byte(line), &e) == nil && e.Subtype == "compact_boundary" && e.Meta != nil && e.Meta.PostTokens != nil {
+			post, found = *e.Meta.PostTokens, true
+		}
+	}
+	return post, found
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -204,12 +204,13 @@ func TestInteractiveInTmux(t *testing.T) {
 		t.Errorf("model %+v, want Claude's display name %s", s.Model, modelName)
 	}
 
-	// /compact: the context is unknown (null) until the next reply, while
-	// the statusLine goes on running, whatever it says of the context.
+	// /compact: the context is what Claude recorded the compaction left
+	// (its postTokens, read here from the transcript apart from jig's
+	// reader), while the statusLine goes on running.
 	costBefore := *s.Usage.Cost
 	w.model.Queue(scriptedanthropic.Reply{Text: "<summary>E2E-SUMMARY</summary>", Usage: scriptedanthropic.Usage{Input: 3000, Output: 200}})
 	c.typeLine("/compact")
-	poll(t, "after /compact the context is unknown, the statusLine says none", func() string {
+	poll(t, "after /compact the context is Claude's postTokens", func() string {
 		s := find()
 		var in struct {
 			Cost struct {
@@ -218,11 +219,17 @@ func TestInteractiveInTmux(t *testing.T) {
 		}
 		data, _ := os.ReadFile(sl)
 		json.Unmarshal(data, &in)
-		switch {
-		case s == nil || in.Cost.Total <= costBefore:
+		if s == nil || in.Cost.Total <= costBefore || s.SessionFile == nil {
 			return "no statusLine run since the compaction (its cost is in Claude's); screen:\n" + screen()
-		case s.Context.Tokens != nil || s.Context.Percent != nil || s.Context.Window == nil:
-			return fmt.Sprintf("context %+v, want tokens and percent unknown, the window known; the statusLine said %s", s.Context, data)
+		}
+		post, ok := postTokens(*s.SessionFile)
+		switch {
+		case !ok:
+			return "Claude recorded no compaction yet"
+		case s.Context.Tokens == nil || *s.Context.Tokens != post || s.Context.Window == nil || s.Context.Percent == nil ||
+			*s.Context.Percent != float64(post)/float64(*s.Context.Window)*100:
+			return fmt.Sprintf("context %v of %v (%v%%), want Claude's postTokens %d; the statusLine said %s",
+				deref(s.Context.Tokens), deref(s.Context.Window), deref(s.Context.Percent), post, data)
 		}
 		return ""
 	})
