@@ -444,18 +444,13 @@ func (s *settings) installStatusLine(bin string, notes *[]string) (bool, error) 
 	if member(obj, "command") == nil || said.Command == "" {
 		return false, errors.New("statusLine: an object with no command: give it one, or remove it")
 	}
-	theirs, isWrapped := unwrap(said.Command)
+	theirs, refreshed, isWrapped := unwrap(said.Command)
 	if !isJig(said.Command, "statusline") {
 		theirs, isWrapped = said.Command, true
 		*notes = append(*notes, "statusLine runs your own command: jig runs it (--then) and prints its line; jig install claude --uninstall puts it back")
 	}
 	if isWrapped {
-		want := wrapped(bin, theirs)
-		if said.Command == want {
-			return false, nil
-		}
-		s.set(member(obj, "command"), want, indent)
-		return true, nil
+		return s.wrapStatusLine(obj, indent, said.Command, wrapped(bin, theirs, refreshed || said.RefreshInterval == nil)), nil
 	}
 	changed := false
 	if said.Command != line.Command {
@@ -471,6 +466,24 @@ func (s *settings) installStatusLine(bin string, notes *[]string) (bool, error) 
 		changed = true
 	}
 	return changed, nil
+}
+
+// wrapStatusLine sets the wrapping command want; when it says jig adds
+// the refreshInterval (the user's line had none), it adds jig's own: a
+// request to an idle Claude is taken when Claude runs the statusLine, and
+// without a refresh Claude runs it only when something changes.
+func (s *settings) wrapStatusLine(obj *hujson.Object, indent, cur, want string) bool {
+	_, refreshed, _ := unwrap(want)
+	changed := false
+	if refreshed && member(obj, "refreshInterval") == nil {
+		s.add(obj, indent, "refreshInterval", RefreshInterval)
+		changed = true
+	}
+	if cur != want {
+		s.set(member(obj, "command"), want, indent)
+		changed = true
+	}
+	return changed
 }
 
 // Uninstall removes exactly jig's hooks and statusLine from the settings
@@ -502,9 +515,13 @@ func Uninstall(data []byte) (out []byte, changed bool, err error) {
 			Command string `json:"command"`
 		}
 		if decode(cur, &said) == nil && isJig(said.Command, "statusline") {
-			if theirs, ok := unwrap(said.Command); ok {
+			if theirs, refreshed, ok := unwrap(said.Command); ok {
 				// the user's own command comes back, the rest of it untouched
-				s.set(member(cur.Value.(*hujson.Object), "command"), theirs, indentOf(s.obj(), "statusLine"))
+				obj := cur.Value.(*hujson.Object)
+				s.set(member(obj, "command"), theirs, indentOf(s.obj(), "statusLine"))
+				if i := index(obj, "refreshInterval"); refreshed && i >= 0 {
+					removeMember(obj, i) // the refresh jig added
+				}
 			} else {
 				removeMember(s.obj(), index(s.obj(), "statusLine"))
 			}

@@ -46,17 +46,7 @@ func startInTmux(t *testing.T, w *world, allow []string) *inTmux {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		pitest.Missing(t, "tmux is missing; run .ci/provision")
 	}
-	// What a first start asks (theme, trust, the API key) is answered
-	// beforehand, as after a user's first run.
-	key := "sk-ant-scripted-0123456789abcdefghij"
-	seed, _ := json.Marshal(map[string]any{
-		"hasCompletedOnboarding": true, "theme": "dark", "numStartups": 1,
-		"customApiKeyResponses": map[string]any{"approved": []string{key[len(key)-20:]}, "rejected": []string{}},
-		"projects":              map[string]any{w.work: map[string]any{"hasTrustDialogAccepted": true}},
-	})
-	if err := os.WriteFile(filepath.Join(w.home, ".claude.json"), seed, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	seedFirstRun(t, w)
 	// The statusLine command records what Claude pipes in beside printing.
 	c := &inTmux{w: w, statusLine: filepath.Join(w.marks, "statusline.json")}
 	settings := filepath.Join(w.home, ".claude", "settings.json")
@@ -98,6 +88,21 @@ func startInTmux(t *testing.T, w *world, allow []string) *inTmux {
 		return ""
 	})
 	return c
+}
+
+// seedFirstRun answers what a first start asks (theme, trust, the API
+// key) beforehand, as after a user's first run.
+func seedFirstRun(t *testing.T, w *world) {
+	t.Helper()
+	key := "sk-ant-scripted-0123456789abcdefghij"
+	seed, _ := json.Marshal(map[string]any{
+		"hasCompletedOnboarding": true, "theme": "dark", "numStartups": 1,
+		"customApiKeyResponses": map[string]any{"approved": []string{key[len(key)-20:]}, "rejected": []string{}},
+		"projects":              map[string]any{w.work: map[string]any{"hasTrustDialogAccepted": true}},
+	})
+	if err := os.WriteFile(filepath.Join(w.home, ".claude.json"), seed, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (c *inTmux) screen() string { return c.inner.Run("capture-pane", "-p", "-t", c.pane) }
