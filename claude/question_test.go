@@ -44,8 +44,8 @@ func recordEvents(t *testing.T, w *world, events ...string) string {
 // hears of it once.
 func TestAskUserQuestionInTmux(t *testing.T) {
 	w := newWorld(t)
+	log := recordEvents(t, w, "PermissionRequest", "Notification") // before Claude starts: it reads them at once
 	c := startInTmux(t, w, []string{})
-	log := recordEvents(t, w, "PermissionRequest", "Notification")
 	heard := filepath.Join(w.marks, "heard.log")
 	watch := exec.Command(w.jig, "session", "watch", "--all", "--on", "attention", "--exec",
 		`echo "$JIG_ATTENTION $JIG_TOOL" >> '`+heard+`'`)
