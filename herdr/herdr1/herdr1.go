@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"jig/agents"
 	"jig/render"
 	"jig/status"
 )
@@ -355,6 +356,17 @@ func HerdrOwns(p Pane, label string) bool {
 	return label != "" && p.AgentSession != nil && p.AgentSession.Source == "herdr:"+label
 }
 
+// reportsFor reports whether jig reports the agent Herdr labels so (a
+// registered agent's Herdr label).
+func reportsFor(label string) bool {
+	for _, a := range agents.All() {
+		if a.Herdr != "" && a.Herdr == label {
+			return true
+		}
+	}
+	return false
+}
+
 // Integrations are the agents jig reports for whose Herdr integration is
 // installed (`herdr integration status`: current or outdated), by Herdr's
 // label: with it, Herdr keeps its own reports for those agents' panes.
@@ -367,7 +379,7 @@ func Integrations(bin string) ([]string, error) {
 	for _, line := range strings.Split(string(out), "\n") {
 		// src/cli/integration.rs: "<label>: not installed|current (vN)|outdated (…) (<path>)"
 		label, state, ok := strings.Cut(line, ": ")
-		if ok && (label == "pi" || label == "claude" || label == "codex") && !strings.HasPrefix(state, "not installed") {
+		if ok && reportsFor(label) && !strings.HasPrefix(state, "not installed") {
 			on = append(on, label)
 		}
 	}
@@ -424,18 +436,11 @@ func Reports(p Pane, s *status.Status, now time.Time) [][]string {
 }
 
 // AgentLabel is Herdr's label for the agent a status names (Herdr's
-// src/detect/mod.rs agent_label): pi, claude, codex; "" for one jig cannot
-// name to Herdr.
+// src/detect/mod.rs agent_label), as the agent registered it; "" for one
+// jig cannot name to Herdr.
 func AgentLabel(agent string) string {
-	switch agent {
-	case status.AgentPi:
-		return "pi"
-	case status.AgentClaude:
-		return "claude"
-	case status.AgentCodex:
-		return "codex"
-	}
-	return ""
+	a, _ := agents.Lookup(agent)
+	return a.Herdr
 }
 
 // AgentState is the session's state as Herdr's report-agent takes it.
