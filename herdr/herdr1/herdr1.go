@@ -298,8 +298,12 @@ func ActionPane(getenv func(string) string) string {
 	if ctx := getenv("HERDR_PLUGIN_CONTEXT_JSON"); ctx != "" && json.Unmarshal([]byte(ctx), &pc) == nil && pc.FocusedPaneID != "" {
 		return pc.FocusedPaneID
 	}
-	return getenv("HERDR_PANE_ID")
+	return getenv(PaneVar)
 }
+
+// PaneVar is the variable Herdr 1 sets in each pane, and the
+// terminalFrom of a session that recorded it.
+const PaneVar = "HERDR_PANE_ID"
 
 // SessionID is the session id in a Pi transcript's file name,
 // <time>_<id>.jsonl.

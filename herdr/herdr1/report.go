@@ -5,7 +5,6 @@ import (
 	"syscall"
 
 	"jig/status"
-	"jig/terminal"
 )
 
 // Herdr hears jig when Herdr emits an event (startup, focus, an agent's
@@ -48,7 +47,7 @@ func herdrPane(s *status.Status) (pane, socket string) {
 		return "", ""
 	}
 	for _, t := range s.Terminals {
-		if t.From == terminal.Herdr1 {
+		if t.From == PaneVar {
 			return t.ID, t.Instance
 		}
 	}
