@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"jig/settingsjson"
 )
 
 // ThenTimeout bounds the user's own statusLine command under --then: Claude
@@ -88,6 +90,4 @@ func unwrap(cmd string) (theirs string, refreshed, ok bool) {
 }
 
 // shellQuote is s as one /bin/sh word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return settingsjson.ShellQuote(s) }

@@ -103,15 +103,15 @@ func stateKey(d tomlDef) (string, bool) {
 	return d.table[2], true
 }
 
-// edit replaces config[from:to] with text.
-type edit struct {
+// textEdit replaces config[from:to] with text.
+type textEdit struct {
 	from, to int
 	text     string
 }
 
 // apply makes the edits (which do not overlap), last first.
-func apply(config []byte, edits []edit) []byte {
-	slices.SortFunc(edits, func(a, b edit) int { return b.from - a.from })
+func apply(config []byte, edits []textEdit) []byte {
+	slices.SortFunc(edits, func(a, b textEdit) int { return b.from - a.from })
 	out := slices.Clone(config)
 	for _, e := range edits {
 		out = splice(out, e.from, e.to, e.text)
@@ -122,26 +122,26 @@ func apply(config []byte, edits []edit) []byte {
 // removal is the edits that take table t out: its header and hash line,
 // or, when the table holds someone else's key, the hash line and jig's
 // comment on the header only.
-func (t ownedTable) removal(config []byte) []edit {
-	var edits []edit
+func (t ownedTable) removal(config []byte) []textEdit {
+	var edits []textEdit
 	if t.hashLine[0] >= 0 {
-		edits = append(edits, edit{t.hashLine[0], t.hashLine[1], ""})
+		edits = append(edits, textEdit{t.hashLine[0], t.hashLine[1], ""})
 	}
 	if !t.others {
-		return append(edits, edit{t.header[0], t.header[1], ""})
+		return append(edits, textEdit{t.header[0], t.header[1], ""})
 	}
 	line := string(config[t.header[0]:t.header[1]])
 	if i := strings.LastIndex(line, " "+ownMark); i >= 0 {
 		line = strings.TrimRight(line[:i], " \t") + "\n"
 	}
-	return append(edits, edit{t.header[0], t.header[1], line})
+	return append(edits, textEdit{t.header[0], t.header[1], line})
 }
 
 // without is config without any of jig's lines: the user's file as it
 // was, with what Codex and the user wrote since. A newline jig added
 // before its first line goes when nothing but jig's lines followed it.
 func (o owned) without(config []byte) []byte {
-	var edits []edit
+	var edits []textEdit
 	var newlineAt []int
 	for _, t := range o.tables {
 		edits = append(edits, t.removal(config)...)
@@ -150,14 +150,14 @@ func (o owned) without(config []byte) []byte {
 		}
 	}
 	for _, l := range o.legacy {
-		edits = append(edits, edit{l[0], l[1], ""})
+		edits = append(edits, textEdit{l[0], l[1], ""})
 	}
 	if o.legacyNewline >= 0 {
 		newlineAt = append(newlineAt, o.legacyNewline)
 	}
 	for _, at := range newlineAt {
 		if at > 0 && config[at-1] == '\n' && onlyRemovedAfter(config, edits, at) {
-			edits = append(edits, edit{at - 1, at, ""})
+			edits = append(edits, textEdit{at - 1, at, ""})
 			break
 		}
 	}
@@ -166,7 +166,7 @@ func (o owned) without(config []byte) []byte {
 
 // onlyRemovedAfter reports whether every byte of config from at on is
 // removed by the edits.
-func onlyRemovedAfter(config []byte, edits []edit, at int) bool {
+func onlyRemovedAfter(config []byte, edits []textEdit, at int) bool {
 	removed := 0
 	for _, e := range edits {
 		if e.from >= at && e.text == "" {
@@ -182,9 +182,9 @@ func onlyRemovedAfter(config []byte, edits []edit, at int) bool {
 // a newline jig adds when the file's last line has none). skip holds the
 // keys trusted outside jig's lines, which jig leaves alone.
 func ownedConfig(config []byte, o owned, want []trustEntry, skip map[string]bool) []byte {
-	var edits []edit
+	var edits []textEdit
 	for _, l := range o.legacy {
-		edits = append(edits, edit{l[0], l[1], ""})
+		edits = append(edits, textEdit{l[0], l[1], ""})
 	}
 	done := map[string]bool{}
 	for _, t := range o.tables {
@@ -197,9 +197,9 @@ func ownedConfig(config []byte, o owned, want []trustEntry, skip map[string]bool
 		line := trustedHashKey + " = " + tomlString(want[i].Hash) + "\n"
 		switch {
 		case t.hashLine[0] < 0:
-			edits = append(edits, edit{t.header[1], t.header[1], line})
+			edits = append(edits, textEdit{t.header[1], t.header[1], line})
 		case t.hash != want[i].Hash:
-			edits = append(edits, edit{t.hashLine[0], t.hashLine[1], line})
+			edits = append(edits, textEdit{t.hashLine[0], t.hashLine[1], line})
 		}
 	}
 	var add strings.Builder
