@@ -133,7 +133,7 @@ func TestReports(t *testing.T) {
 	}{
 		{"waits", p, &status.Status{Agent: status.AgentClaude, State: status.Busy, UpdatedAt: at, SessionFile: &file,
 			Attention: &status.Attention{Kind: status.AttentionQuestion}},
-			"report-metadata report-agent report-agent-session",
+			"report-metadata report-agent", // no report-agent-session: Herdr keeps one only from its own sources
 			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "claude", "--state", "blocked", "--seq", "1893456000000000005"}},
 		{"busy codex", p, &status.Status{Agent: status.AgentCodex, State: status.Busy, UpdatedAt: at},
 			"report-metadata report-agent",
