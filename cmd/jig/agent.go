@@ -33,7 +33,8 @@ func agentCommands(e *env) []*cli.Command {
 			subs = append(subs, extra(e))
 		}
 		if a.Records != nil {
-			subs = append(subs, sessionsCommand(e, a), showCommand(e, a))
+			list := func() ([]*transcript.Listed, error) { return a.Records.List(e.getenv) }
+			subs = append(subs, sessionsCommand(e, a.Name, a.Label+"'s", "from their "+a.Records.Kind+"s' heads", list), showCommand(e, a))
 		}
 		list = append(list, &cli.Command{Name: a.Name, Usage: a.Usage, Subcommands: subs,
 			UsageText: "jig " + a.Name + " COMMAND [options] [arguments]\n\nexample: jig " + a.Name + " sessions --cwd ."})
@@ -61,18 +62,15 @@ func hookCall(e *env, stdin io.Reader) peer.Call {
 	return peer.Call{Stdin: stdin, Dir: e.stateDir, Now: e.now, Getenv: e.getenv, Host: host}
 }
 
-func sessionsCommand(e *env, a peer.Agent) *cli.Command {
+// sessionsCommand is `jig AGENT sessions`: the agent's sessions, newest
+// first, read by list; from says where they are read from.
+func sessionsCommand(e *env, agent, whose, from string, list func() ([]*transcript.Listed, error)) *cli.Command {
 	return &cli.Command{
 		Name:      "sessions",
-		Usage:     "list " + a.Label + "'s sessions, newest first, from their " + a.Records.Kind + "s' heads",
-		UsageText: "jig " + a.Name + " sessions [--cwd DIR] [--json]\n\nexample: jig " + a.Name + " sessions --cwd . --json",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return a.Records.List(e.getenv) })
-		},
+		Usage:     "list " + whose + " sessions, newest first, " + from,
+		UsageText: "jig " + agent + " sessions [--cwd DIR] [--json]\n\nexample: jig " + agent + " sessions --cwd . --json",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"}, &cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action:    func(c *cli.Context) error { return printSessions(c, e.stdout, list) },
 	}
 }
 
@@ -90,11 +88,7 @@ func showCommand(e *env, a peer.Agent) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
-				return writeIndented(e.stdout, shown)
-			}
-			shown.Print(e.stdout)
-			return nil
+			return printShown(c, e.stdout, shown, func() { shown.Print(e.stdout) })
 		},
 	}
 }

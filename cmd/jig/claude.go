@@ -23,7 +23,9 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 			"example: jig claude statusline --preset plain < statusline.json   # as Claude runs it (jig install claude)\n" +
 			"example: jig claude statusline --then 'npx -y ccstatusline@latest' < statusline.json",
 		Flags: append(append(docFlags("the status file"), presetFlags()...),
-			&cli.StringFlag{Name: "then", Usage: "print what `COMMAND` (your own statusLine) prints for Claude's JSON instead of jig's line"}),
+			&cli.StringFlag{Name: "then", Usage: "print what `COMMAND` (your own statusLine) prints for Claude's JSON instead of jig's line"},
+			// jig install claude's mark: it added the statusLine's refreshInterval (--uninstall removes it)
+			&cli.BoolFlag{Name: "refreshed", Hidden: true}),
 		Action: func(c *cli.Context) error {
 			if c.IsSet("then") {
 				return e.claudeStatusLineThen(c)

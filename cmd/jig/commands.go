@@ -17,6 +17,6 @@ func commands(e *env) []*cli.Command {
 		configCommand(e),
 		ticketCommand(e),
 	}
-	list = append(list, agentCommands(e)...) // claude, codex, …: cmd/jig/registry.go
-	return append(list, demoCommand(e), completionCommand(e), versionCommand(e))
+	list = append(list, agentCommands(e)...) // claude, codex, gemini, qwen: cmd/jig/registry.go
+	return append(list, opencodeCommand(e), demoCommand(e), completionCommand(e), versionCommand(e))
 }

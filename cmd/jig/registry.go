@@ -5,7 +5,9 @@ import (
 	"jig/claude"
 	"jig/codex"
 	"jig/gemini"
+	"jig/opencode"
 	"jig/pi"
+	"jig/qwen"
 )
 
 // The agents jig knows, registered once at start-up: every reader names
@@ -18,4 +20,6 @@ func init() {
 	peer.MustRegister(claude.Agent)
 	peer.MustRegister(codex.Agent)
 	peer.MustRegister(gemini.Agent)
+	peer.MustRegister(qwen.Agent)
+	peer.MustRegister(opencode.Agent)
 }

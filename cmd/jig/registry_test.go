@@ -17,6 +17,8 @@ import (
 var ownCommands = map[string]string{
 	"pi":     "jig pi's sessions, show, tree, fork and bridge; jig install pi (package install)",
 	"claude": "jig claude statusline; jig install claude (package install)",
+	"opencode": "jig opencode's sessions and show through opencode's own command line, by id; its bridge; " +
+		"jig install opencode (package install)",
 }
 
 // TestAgentIsOneLine: an agent's package is imported in cmd/jig by
