@@ -10,6 +10,7 @@ import (
 
 	"jig/agents/peer"
 	"jig/install"
+	"jig/render"
 	"jig/transcript"
 )
 
@@ -72,6 +73,39 @@ func sessionsCommand(e *env, agent, whose, from string, list func() ([]*transcri
 		Flags:     []cli.Flag{&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"}, &cli.BoolFlag{Name: "json", Usage: "print JSON"}},
 		Action:    func(c *cli.Context) error { return printSessions(c, e.stdout, list) },
 	}
+}
+
+// printSessions is a sessions command of an agent: its transcripts as
+// list gives them, those started in --cwd, as JSON or a table; exit 1
+// when there is none.
+func printSessions(c *cli.Context, w io.Writer, list func() ([]*transcript.Listed, error)) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	infos, err := list()
+	if err != nil {
+		return err
+	}
+	if infos, err = inCWD(c, infos, func(in *transcript.Listed) string { return in.CWD }); err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		writeIndented(w, nonNil(infos))
+	} else if len(infos) > 0 {
+		render.AgentSessions(w, infos)
+	}
+	if len(infos) == 0 {
+		return silent(exitNone)
+	}
+	return nil
+}
+
+// nonNil is l, or an empty list for JSON's [] rather than null.
+func nonNil[T any](l []T) []T {
+	if l == nil {
+		return []T{}
+	}
+	return l
 }
 
 func showCommand(e *env, a peer.Agent) *cli.Command {

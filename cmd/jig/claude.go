@@ -1,13 +1,10 @@
 package main
 
 import (
-	"io"
-
 	"github.com/urfave/cli/v2"
 
 	"jig/claude"
 	"jig/render"
-	"jig/transcript"
 )
 
 func claudeStatusLineCommand(e *env) *cli.Command {
@@ -96,37 +93,4 @@ func (e *env) claudeStatusLineThen(c *cli.Context) error {
 		return silent(code)
 	}
 	return nil
-}
-
-// printSessions is a sessions command of an agent: its transcripts as
-// list gives them, those started in --cwd, as JSON or a table; exit 1
-// when there is none.
-func printSessions(c *cli.Context, w io.Writer, list func() ([]*transcript.Listed, error)) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	infos, err := list()
-	if err != nil {
-		return err
-	}
-	if infos, err = inCWD(c, infos, func(in *transcript.Listed) string { return in.CWD }); err != nil {
-		return err
-	}
-	if c.Bool("json") {
-		writeIndented(w, nonNil(infos))
-	} else if len(infos) > 0 {
-		render.AgentSessions(w, infos)
-	}
-	if len(infos) == 0 {
-		return silent(exitNone)
-	}
-	return nil
-}
-
-// nonNil is l, or an empty list for JSON's [] rather than null.
-func nonNil[T any](l []T) []T {
-	if l == nil {
-		return []T{}
-	}
-	return l
 }
