@@ -8,15 +8,35 @@ import (
 )
 
 // ReadStdin is a hook's stdin whole, for an agent whose event is one JSON
-// object no larger than a status file: more is bad input, as is a read
-// that fails.
+// object no larger than a status file: more is bad input (Fits), as is a
+// read that fails.
 func ReadStdin(r io.Reader) ([]byte, error) {
+	data, err := Read(r)
+	if err == nil {
+		err = Fits(data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// Read reads what an agent says on stdin, up to one byte more than a
+// status file may hold (Fits says whether it does); a read that fails is
+// bad input.
+func Read(r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, status.MaxFileSize+1))
 	if err != nil {
 		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
-	if len(data) > status.MaxFileSize {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: larger than %d bytes", status.MaxFileSize))
-	}
 	return data, nil
+}
+
+// Fits refuses what an agent said on stdin when it is larger than a
+// status file may be: bad input.
+func Fits(data []byte) error {
+	if len(data) > status.MaxFileSize {
+		return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: larger than %d bytes", status.MaxFileSize))
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/claude"
+	"jig/hook"
 	"jig/render"
 )
 
@@ -56,7 +57,7 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 // claudeWriter reads Claude's JSON, which came on stdin, and makes the
 // session's writer.
 func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
-	if err := fitsStatus(data); err != nil {
+	if err := hook.Fits(data); err != nil {
 		return nil, nil, err
 	}
 	return claude.Open(hookCall(e, nil), data)

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
+	"jig/hook"
 	pitranscript "jig/pi/transcript"
 	"jig/status"
 	"jig/writer"
@@ -77,7 +77,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) error {
 	live, err := e.readStdin(c)
 	if err == nil {
-		err = fitsStatus(live)
+		err = hook.Fits(live)
 	}
 	if err != nil {
 		return err
@@ -106,9 +106,9 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 }
 
 // readStdin reads what the agent says to a command that takes no
-// arguments, up to one byte more than a status file may hold (fitsStatus
-// says whether it does). A terminal says nothing: run by hand, the command
-// does not wait for typing.
+// arguments, up to one byte more than a status file may hold (hook.Read;
+// hook.Fits says whether it does). A terminal says nothing: run by hand,
+// the command does not wait for typing.
 func (e *env) readStdin(c *cli.Context) ([]byte, error) {
 	if err := noArgs(c); err != nil {
 		return nil, err
@@ -116,18 +116,5 @@ func (e *env) readStdin(c *cli.Context) ([]byte, error) {
 	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		return nil, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(e.stdin, status.MaxFileSize+1))
-	if err != nil {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
-	return data, nil
-}
-
-// fitsStatus refuses what an agent said on stdin when it is larger than a
-// status file may be: bad input.
-func fitsStatus(data []byte) error {
-	if len(data) > status.MaxFileSize {
-		return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: larger than %d bytes", status.MaxFileSize))
-	}
-	return nil
+	return hook.Read(e.stdin)
 }
