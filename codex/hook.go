@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"jig/hook"
@@ -85,10 +86,31 @@ type Hooks struct {
 // write, without the session's lock; when it refuses, an error of the
 // write does not undo it (the caller still prints out).
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
-	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
-	ev := &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, CWD: in.CWD, Tool: in.ToolName,
+	return h.kit().Run(h.agent(in), in.event())
+}
+
+// Stdin handles one event read from r (hook.Hooks.Stdin): a PreToolUse is
+// decided even when it is too large to record, and refused when it cannot
+// be read.
+func (h *Hooks) Stdin(r io.Reader) ([]byte, error) {
+	return h.kit().Stdin(r, hook.Reading{PreTool: "PreToolUse", CallIDs: []string{"tool_use_id"}, Head: h.agent(&Input{}),
+		Parse: func(data []byte) (*hook.Agent, *hook.Event, error) {
+			in, err := ParseInput(data)
+			if err != nil {
+				return nil, nil, err
+			}
+			return h.agent(in), in.event(), nil
+		}})
+}
+
+func (h *Hooks) kit() *hook.Hooks {
+	return &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+}
+
+// event is Codex's input as the kit's event.
+func (in *Input) event() *hook.Event {
+	return &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, CWD: in.CWD, Tool: in.ToolName,
 		CallID: in.ToolUseID, Transcript: in.TranscriptPath}
-	return k.Run(h.agent(in), ev)
 }
 
 // agent is Codex on the hook kit for one event.

@@ -41,12 +41,18 @@ func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
 	if err != nil {
 		return nil, nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
+	w, err := e.claudeSession()
+	return w, in, err
+}
+
+// claudeSession is the writer of the session whose event comes on stdin.
+func (e *env) claudeSession() (*claude.Writer, error) {
 	dir, err := e.stateDir()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	host, _ := e.hostname()
-	return &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}, in, nil
+	return &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}, nil
 }
 
 func claudeHookCommand(e *env) *cli.Command {
@@ -58,15 +64,15 @@ func claudeHookCommand(e *env) *cli.Command {
 			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`,
 		Action: func(c *cli.Context) error {
-			data, err := e.readStdin(c)
+			stdin, err := e.hookStdin(c)
 			if err != nil {
 				return err
 			}
-			w, in, err := e.claudeWriter(data)
+			w, err := e.claudeSession()
 			if err != nil {
 				return err
 			}
-			out, err := w.Hook(in)
+			out, err := w.HookStdin(stdin)
 			return e.hookAnswer(c, out, err)
 		},
 	}

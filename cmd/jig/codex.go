@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 
@@ -10,7 +9,6 @@ import (
 	"jig/claude"
 	"jig/codex"
 	"jig/codex/rollout"
-	"jig/status"
 	"jig/transcript"
 )
 
@@ -38,16 +36,9 @@ func codexHookCommand(e *env) *cli.Command {
 			"tool switched off for the session (`jig request tool exec_command off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig codex hook`,
 		Action: func(c *cli.Context) error {
-			data, err := e.readStdin(c)
-			if err == nil {
-				err = fitsStatus(data)
-			}
+			stdin, err := e.hookStdin(c)
 			if err != nil {
 				return err
-			}
-			in, err := codex.ParseInput(data)
-			if err != nil {
-				return status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -55,7 +46,7 @@ func codexHookCommand(e *env) *cli.Command {
 			}
 			host, _ := e.hostname()
 			h := &codex.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}
-			out, err := h.Hook(in)
+			out, err := h.Stdin(stdin)
 			return e.hookAnswer(c, out, err)
 		},
 	}

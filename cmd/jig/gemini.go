@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -11,7 +10,6 @@ import (
 	"jig/gemini"
 	"jig/gemini/chat"
 	"jig/install"
-	"jig/status"
 	"jig/transcript"
 )
 
@@ -31,16 +29,12 @@ func geminiCommand(e *env) *cli.Command {
 		UsageText: "jig gemini hook < event.json\n\nInstalled by `jig install gemini`. On BeforeTool it refuses a call of a tool switched\n" +
 			`off (jig request tool NAME off). example: echo '{"session_id":"s1","hook_event_name":"BeforeAgent"}' | jig gemini hook`,
 		Action: func(c *cli.Context) error {
-			in, err := gemini.ReadInput(e.stdin)
-			if err != nil { // a BeforeTool jig cannot read is refused
-				return e.hookAnswer(c, gemini.Refusal(in), status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err)))
-			}
 			dir, err := e.stateDir()
 			if err != nil {
 				return err
 			}
 			host, _ := e.hostname()
-			out, err := (&gemini.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}).Hook(in)
+			out, err := (&gemini.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}).Stdin(e.stdin)
 			return e.hookAnswer(c, out, err)
 		}}
 	return &cli.Command{Name: "gemini", Usage: "keep Gemini CLI sessions' status files (hooks); read its chat records",
