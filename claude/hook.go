@@ -78,12 +78,9 @@ func (w *Writer) Hook(in *Input) ([]byte, error) {
 func (w *Writer) reading() hook.Reading {
 	return hook.Reading{PreTool: "PreToolUse", SkillTool: "Skill", CallIDs: []string{"tool_use_id"},
 		Head: w.agent(&Input{}, nil, nil),
-		Parse: func(data []byte) (*hook.Agent, *hook.Event, error) {
+		Parse: func(data []byte) (func() ([]byte, error), error) {
 			in, err := ParseInput(data)
-			if err != nil {
-				return nil, nil, err
-			}
-			return w.agent(in, map[string]any{}, nil), in.event(), nil
+			return func() ([]byte, error) { return w.Hook(in) }, err
 		}}
 }
 

@@ -86,25 +86,21 @@ type Hooks struct {
 // write, without the session's lock; when it refuses, an error of the
 // write does not undo it (the caller still prints out).
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
-	return h.kit().Run(h.agent(in), in.event())
+	pid, getenv := h.owner(in) // a TUI's, when Codex's background server runs the hook
+	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: getenv, Host: h.Host, PID: pid}
+	return k.Run(h.agent(in), in.event())
 }
 
 // Stdin handles one event read from r (hook.Hooks.Stdin): a PreToolUse is
 // decided even when it is too large to record, and refused when it cannot
 // be read.
 func (h *Hooks) Stdin(r io.Reader) ([]byte, error) {
-	return h.kit().Stdin(r, hook.Reading{PreTool: "PreToolUse", CallIDs: []string{"tool_use_id"}, Head: h.agent(&Input{}),
-		Parse: func(data []byte) (*hook.Agent, *hook.Event, error) {
+	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	return k.Stdin(r, hook.Reading{PreTool: "PreToolUse", CallIDs: []string{"tool_use_id"}, Head: h.agent(&Input{}),
+		Parse: func(data []byte) (func() ([]byte, error), error) {
 			in, err := ParseInput(data)
-			if err != nil {
-				return nil, nil, err
-			}
-			return h.agent(in), in.event(), nil
+			return func() ([]byte, error) { return h.Hook(in) }, err
 		}})
-}
-
-func (h *Hooks) kit() *hook.Hooks {
-	return &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 }
 
 // event is Codex's input as the kit's event.
@@ -148,4 +144,5 @@ func edit(s *status.Status, in *Input, src *source) {
 			s.RateLimits = rl
 		}
 	}
+	src.dropGone(s)
 }

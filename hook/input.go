@@ -69,9 +69,9 @@ type Reading struct {
 	PreTool   string   // the agent's name of its PreTool event ("PreToolUse")
 	SkillTool string   // the tool whose tool_input.skill names the skill the call runs ("" none)
 	CallIDs   []string // the keys naming the call's id, the first the one kept
-	// Parse is the agent's reading of data, the whole input: the agent on
-	// the kit for it and its event.
-	Parse func(data []byte) (*Agent, *Event, error)
+	// Parse is the agent's reading of data, the whole input: an error
+	// when it is not the agent's; else run runs the event (Run).
+	Parse func(data []byte) (run func() ([]byte, error), err error)
 	// Head is the agent for a call decided from its head alone: its Step
 	// is never called (nothing is written).
 	Head *Agent
@@ -90,9 +90,9 @@ func (h *Hooks) Stdin(r io.Reader, rd Reading) ([]byte, error) {
 		return nil, badStdin(err)
 	}
 	if len(data) <= status.MaxFileSize {
-		a, ev, err := rd.Parse(data)
+		run, err := rd.Parse(data)
 		if err == nil {
-			return h.Run(a, ev)
+			return run()
 		}
 		if head, _ := rd.head(bytes.NewReader(data)); head.Name == rd.PreTool {
 			return rd.Head.Words.Deny(head, Unreadable), badStdin(err)

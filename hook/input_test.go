@@ -15,19 +15,20 @@ import (
 
 // testReading reads the test agent's input whole as Claude's shape: the
 // event, session, tool, tool_use_id; its Skill tool names a skill.
-func testReading() hook.Reading {
+func testReading(h *hook.Hooks) hook.Reading {
 	return hook.Reading{PreTool: "PreToolUse", SkillTool: "Skill", CallIDs: []string{"tool_call_id", "tool_use_id"}, Head: testAgent(nil),
-		Parse: func(data []byte) (*hook.Agent, *hook.Event, error) {
+		Parse: func(data []byte) (func() ([]byte, error), error) {
 			var in struct {
 				SessionID string `json:"session_id"`
 				Event     string `json:"hook_event_name"`
 				ToolName  string `json:"tool_name"`
 			}
 			if err := json.Unmarshal(data, &in); err != nil {
-				return nil, nil, errors.New("not a JSON object")
+				return nil, errors.New("not a JSON object")
 			}
 			kinds := map[string]hook.Kind{"PreToolUse": hook.PreTool, "PostToolUse": hook.PostTool}
-			return testAgent(nil), &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, Tool: in.ToolName}, nil
+			ev := &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, Tool: in.ToolName}
+			return func() ([]byte, error) { return h.Run(testAgent(nil), ev) }, nil
 		}}
 }
 
@@ -67,7 +68,7 @@ func TestStdinDecidesWhatItCannotRecord(t *testing.T) {
 		"bad PostToolUse":  {strings.NewReader(`{"session_id":"s1","hook_event_name":"PostToolUse",`), "", true},
 		"no event":         {strings.NewReader(`hello`), "", true},
 	} {
-		out, err := h.Stdin(c.stdin, testReading())
+		out, err := h.Stdin(c.stdin, testReading(h))
 		if got := string(out); c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("%s: answer %q, want %q", name, got, c.want)
 		}
@@ -78,7 +79,7 @@ func TestStdinDecidesWhatItCannotRecord(t *testing.T) {
 	if _, err := h.Dir.Read("s1"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a call decided from its head wrote the status: %v", err)
 	}
-	out, err := h.Stdin(strings.NewReader(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`), testReading())
+	out, err := h.Stdin(strings.NewReader(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`), testReading(h))
 	if !strings.Contains(string(out), "tool Bash is switched off") || err != nil {
 		t.Fatalf("a whole PreToolUse: %s %v", out, err)
 	}

@@ -21,6 +21,7 @@ var hookAgents = []hookAgent{
 	{"claude", "PreToolUse", "PostToolUse", "Bash", "Bash", "Write"},
 	{"codex", "PreToolUse", "PostToolUse", "Bash", "exec_command", "apply_patch"},
 	{"gemini", "BeforeTool", "AfterTool", "run_shell_command", "run_shell_command", "write_file"},
+	{"qwen", "PreToolUse", "PostToolUse", "run_shell_command", "run_shell_command", "write_file"},
 }
 
 // hookStdin is an event's stdin, its arguments a file of n bytes: in the
@@ -44,7 +45,7 @@ func hookStdin(event, tool string, n int, argsFirst, garble, cut bool) string {
 	return s
 }
 
-// TestAttackHugeOrGarbledCalls: `jig <agent> hook` for a call whose
+// TestAttackHugeOrGarbledCalls: `jig <agent> hook` (Claude Code, Codex, Gemini CLI, Qwen Code) for a call whose
 // arguments are 5 MiB (a Write of a big file) or cannot be read. Before,
 // both exited 4 with no answer, and Claude Code and Codex run a call whose
 // PreToolUse hook exits other than 0 or 2: a tool switched off ran. Now a
@@ -96,6 +97,6 @@ func TestAttackHugeOrGarbledCalls(t *testing.T) {
 			t.Errorf("%s hook: a call decided from its head wrote the status", a.cmd)
 		}
 	}
-	hammer.Figure(t, tl.row("huge or garbled calls", "claude, codex, gemini hook: a PreToolUse of 5 MiB for a tool off and one on, the arguments before or after the tool; the tool not JSON or cut short, after 100 B or 5 MiB; a huge other event",
+	hammer.Figure(t, tl.row("huge or garbled calls", "claude, codex, gemini, qwen hook: a PreToolUse of 5 MiB for a tool off and one on, the arguments before or after the tool; the tool not JSON or cut short, after 100 B or 5 MiB; a huge other event",
 		"refused when off or unreadable, allowed silently when on, nothing written; another event exit 4"), start)
 }
