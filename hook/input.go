@@ -11,8 +11,9 @@ import (
 	"jig/status"
 )
 
-// MaxInput bounds what a hook reads of its stdin at all. An input larger
-// than a status file is never recorded; past MaxInput it is not read on.
+// MaxInput bounds what a hook reads of its stdin at all: past it, the
+// input is not read on (a PreToolUse whose tool is not named by then is
+// refused). Stdin records no input larger than a status file.
 const MaxInput = 32 << 20
 
 // Unreadable is the reason a call is refused when its hook's input cannot
