@@ -24,11 +24,11 @@ var hookAgents = []hookAgent{
 	{"qwen", "PreToolUse", "PostToolUse", "run_shell_command", "run_shell_command", "write_file"},
 }
 
-// hookStdin is an event's stdin, its arguments a file of n bytes: in the
+// eventStdin is an event's stdin, its arguments a file of n bytes: in the
 // agents' own order (the tool named before them), or the arguments first
 // (as Go's encoding/json orders keys); garble makes the tool's name no
 // JSON, cut ends the input inside it.
-func hookStdin(event, tool string, n int, argsFirst, garble, cut bool) string {
+func eventStdin(event, tool string, n int, argsFirst, garble, cut bool) string {
 	args := fmt.Sprintf(`"tool_input":{"file_path":"/work/big.txt","content":%q}`, strings.Repeat("A", n))
 	name := fmt.Sprintf(`"tool_name":%q`, tool)
 	if garble {
@@ -72,14 +72,14 @@ func TestAttackHugeOrGarbledCalls(t *testing.T) {
 			answer      string // in stdout; "" nothing
 			lines       int    // on stderr
 		}{
-			{"huge, switched off", hookStdin(a.preTool, a.off, huge, false, false, false), exitOK, "tool " + a.offSwitch + " is switched off", 0},
-			{"huge, not switched off", hookStdin(a.preTool, a.on, huge, false, false, false), exitOK, "", 0},
-			{"huge first, switched off", hookStdin(a.preTool, a.off, huge, true, false, false), exitOK, "tool " + a.offSwitch + " is switched off", 0},
-			{"the tool not JSON", hookStdin(a.preTool, a.on, 100, false, true, false), exitOK, "cannot read this hook", 1},
-			{"cut short", hookStdin(a.preTool, a.on, 100, false, false, true), exitOK, "cannot read this hook", 1},
-			{"huge first, the tool not JSON", hookStdin(a.preTool, a.on, huge, true, true, false), exitOK, "cannot read this hook", 1},
-			{"huge first, cut short", hookStdin(a.preTool, a.on, huge, true, false, true), exitOK, "cannot read this hook", 1},
-			{"huge, another event", hookStdin(a.postTool, a.on, huge, false, false, false), exitBadInput, "", 1},
+			{"huge, switched off", eventStdin(a.preTool, a.off, huge, false, false, false), exitOK, "tool " + a.offSwitch + " is switched off", 0},
+			{"huge, not switched off", eventStdin(a.preTool, a.on, huge, false, false, false), exitOK, "", 0},
+			{"huge first, switched off", eventStdin(a.preTool, a.off, huge, true, false, false), exitOK, "tool " + a.offSwitch + " is switched off", 0},
+			{"the tool not JSON", eventStdin(a.preTool, a.on, 100, false, true, false), exitOK, "cannot read this hook", 1},
+			{"cut short", eventStdin(a.preTool, a.on, 100, false, false, true), exitOK, "cannot read this hook", 1},
+			{"huge first, the tool not JSON", eventStdin(a.preTool, a.on, huge, true, true, false), exitOK, "cannot read this hook", 1},
+			{"huge first, cut short", eventStdin(a.preTool, a.on, huge, true, false, true), exitOK, "cannot read this hook", 1},
+			{"huge, another event", eventStdin(a.postTool, a.on, huge, false, false, false), exitBadInput, "", 1},
 		} {
 			if a.cmd == "gemini" && c.what == "huge, another event" {
 				continue

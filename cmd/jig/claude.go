@@ -41,18 +41,12 @@ func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
 	if err != nil {
 		return nil, nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
 	}
-	w, err := e.claudeSession()
-	return w, in, err
-}
-
-// claudeSession is the writer of the session whose event comes on stdin.
-func (e *env) claudeSession() (*claude.Writer, error) {
 	dir, err := e.stateDir()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	host, _ := e.hostname()
-	return &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}, nil
+	return &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}, in, nil
 }
 
 func claudeHookCommand(e *env) *cli.Command {
@@ -64,14 +58,16 @@ func claudeHookCommand(e *env) *cli.Command {
 			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`,
 		Action: func(c *cli.Context) error {
-			stdin, err := e.hookStdin(c)
+			stdin, err := hookStdin(c, e.stdin)
 			if err != nil {
 				return err
 			}
-			w, err := e.claudeSession()
+			dir, err := e.stateDir()
 			if err != nil {
 				return err
 			}
+			host, _ := e.hostname()
+			w := &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}
 			out, err := w.HookStdin(stdin)
 			return e.hookAnswer(c, out, err)
 		},

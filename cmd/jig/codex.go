@@ -36,7 +36,7 @@ func codexHookCommand(e *env) *cli.Command {
 			"tool switched off for the session (`jig request tool exec_command off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig codex hook`,
 		Action: func(c *cli.Context) error {
-			stdin, err := e.hookStdin(c)
+			stdin, err := hookStdin(c, e.stdin)
 			if err != nil {
 				return err
 			}

@@ -12,14 +12,14 @@ import (
 // hookStdin is a hook command's stdin, which the agent's package reads
 // with its own bounds; a terminal says nothing (run by hand, the hook does
 // not wait for typing).
-func (e *env) hookStdin(c *cli.Context) (io.Reader, error) {
+func hookStdin(c *cli.Context, stdin io.Reader) (io.Reader, error) {
 	if err := noArgs(c); err != nil {
 		return nil, err
 	}
-	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+	if f, ok := stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		return strings.NewReader(""), nil
 	}
-	return e.stdin, nil
+	return stdin, nil
 }
 
 // hookAnswer prints a hook's answer: a refusal stands whatever became of

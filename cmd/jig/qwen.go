@@ -44,7 +44,7 @@ func qwenCommand(e *env) *cli.Command {
 // qwenHook is `jig qwen hook`: one event, its answer printed.
 func qwenHook(e *env) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		stdin, err := e.hookStdin(c)
+		stdin, err := hookStdin(c, e.stdin)
 		if err != nil {
 			return err
 		}
