@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func TestRowOfReadsWhatTheBoardShows(t *testing.T) {
 	if *r.RateLimit != 17 || *r.Context != 42.4 || *r.Cost != 1.25 {
 		t.Errorf("numbers %v %v %v", *r.RateLimit, *r.Context, *r.Cost)
 	}
-	want := []ToolName{{"bash", true}, {"read", false}}
+	want := []ToolName{{Name: "bash", Off: true}, {Name: "read"}}
 	if len(r.Tools) != 2 || r.Tools[0] != want[0] || r.Tools[1] != want[1] {
 		t.Errorf("tools %+v, want %+v", r.Tools, want)
 	}
@@ -69,23 +70,36 @@ func TestProjectIsTicketElseRepoElseFolder(t *testing.T) {
 	}
 }
 
-func TestSortPutsAttentionThenBusyThenIdleThenNewest(t *testing.T) {
+func TestSortPutsTheLongestWaitFirstAndKeepsItsOrder(t *testing.T) {
 	at := func(m int) time.Time { return time.Date(2026, 1, 1, 0, m, 0, 0, time.UTC) }
 	rows := []Row{
-		{Session: "idle-new", State: "idle", Updated: at(9)},
+		{Session: "idle-new", State: "idle", Since: at(9), Updated: at(9)},
 		{Session: "down", Host: "devbox", Err: "no answer"},
-		{Session: "busy-old", State: "busy", Updated: at(1)},
-		{Session: "wait", State: "busy", Attention: "question", Updated: at(0)},
-		{Session: "busy-new", State: "busy", Updated: at(5)},
-		{Session: "idle-old", State: "idle", Updated: at(2)},
+		{Session: "busy-old", State: "busy", Since: at(1), Updated: at(20)},
+		{Session: "wait-new", State: "busy", Attention: "question", Since: at(8), Updated: at(8)},
+		{Session: "wait-old", State: "busy", Attention: "permission", Since: at(3), Updated: at(30)},
+		{Session: "busy-new", State: "busy", Since: at(5), Updated: at(5)},
+		{Session: "idle-old", State: "idle", Since: at(2), Updated: at(2)},
+	}
+	order := func() string {
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.Session)
+		}
+		return strings.Join(got, " ")
 	}
 	Sort(rows)
-	var got []string
-	for _, r := range rows {
-		got = append(got, r.Session)
+	want := "wait-old wait-new busy-new busy-old idle-new idle-old down"
+	if order() != want {
+		t.Errorf("order %v, want %v", order(), want)
 	}
-	if strings.Join(got, " ") != "wait busy-new busy-old idle-new idle-old down" {
-		t.Errorf("order %v", got)
+	for i := range rows {
+		rows[i].Updated = at(40 - i) // every session writes again: nobody moves
+	}
+	slices.Reverse(rows)
+	Sort(rows)
+	if order() != want {
+		t.Errorf("a write that changes no state moved a row: %v", order())
 	}
 }
 
@@ -175,7 +189,7 @@ func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &v); err != nil {
 		t.Fatalf("%v: %q", err, got)
 	}
-	if len(v) != 2 || v["session"] != "s" || v["state"] != "busy" {
+	if len(v) != 3 || v["session"] != "s" || v["state"] != "busy" || v["recent"] == nil {
 		t.Errorf("slim %q", got)
 	}
 	last := "{\n  \"session\": \"s\",\n  \"updatedAt\": \"x\"\n}\n"

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"jig/status"
+	"jig/ticket"
 	"jig/transcript"
 )
 
@@ -42,12 +43,26 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			repos := transcript.NewRepoFinder() // its cache is the worker's own
+			repos := transcript.NewRepoFinder() // its caches are the worker's own
 			repo := func(d string) string {
 				if r := repos.Repo(d + "/."); r != nil {
 					return *r
 				}
 				return ""
+			}
+			branches := map[string]string{}
+			branch := func(d string) string {
+				root := repo(d)
+				if root == "" {
+					return ""
+				}
+				b, ok := branches[root]
+				if !ok {
+					head, _ := ticket.ReadHead(root)
+					b = head.Branch
+					branches[root] = b
+				}
+				return b
 			}
 			var buf []byte
 			for i := w; i < len(heads); i += workers {
@@ -57,6 +72,7 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 					continue // ended since the listing
 				}
 				if rows[i], err = rowOf(data, repo); err == nil {
+					rows[i].Branch = branch(rows[i].cwd)
 					ok[i] = true
 				}
 			}

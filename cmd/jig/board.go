@@ -17,9 +17,10 @@ func boardCommand(e *env) *cli.Command {
 		Name:  "board",
 		Usage: "every live agent session, here and on other machines, attention first: jump to one, steer it",
 		UsageText: "jig board [--host HOST ...] [--once | --json | --jq EXPR] [--jump ID]\n\n" +
-			"On a terminal a full-screen view that redraws when a session's file changes:\n" +
-			"↑/↓ or j/k move, Enter jumps to the session's pane, t turns one of its tools off\n" +
-			"or on, r asks it to reload when idle, q quits. --once prints the rows and exits;\n" +
+			"On a terminal a full-screen view, in colour unless NO_COLOR is set, that redraws when\n" +
+			"a session's file changes: ↑/↓ or j/k move, n goes to the next session that waits,\n" +
+			"Enter jumps to its pane, t turns one of its tools off or on, r asks it to reload when\n" +
+			"idle, / filters, ? lists the keys, q quits. --once prints the rows and exits;\n" +
 			"--json (and --jq) print them as JSON. Other machines are asked over\n" +
 			"${JIG_SSH:-ssh} with `jig session list --json`; a host slower than 2 s shows as such.\n\n" +
 			"example: jig board --host devbox --once\n" +
@@ -48,7 +49,8 @@ func boardCommand(e *env) *cli.Command {
 			asJSON := c.Bool("json") || c.IsSet("jq") || !e.stdoutTTY && !c.Bool("once")
 			if out, ok := stdoutFile(e.stdout); ok && e.stdoutTTY && !asJSON && !c.Bool("once") {
 				in, _ := e.stdin.(*os.File)
-				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now}
+				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now,
+					Colour: e.getenv("NO_COLOR") == ""}
 				return l.Run(context.Background(), panel.Terminal{In: in, Out: out})
 			}
 			return b.Print(context.Background(), e.stdout, out, asJSON, columns(e.getenv, e.stdout), e.now())
