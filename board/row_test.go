@@ -201,3 +201,51 @@ func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
 		t.Error("a file in another layout is decoded whole")
 	}
 }
+
+func TestADownHostKeepsItsNameAndAWideBoardShowsMore(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	pct, cost := 42.0, 1.5
+	rows := []Row{
+		{Host: "here", Local: true, Session: "a", Agent: "claude-code", Project: "shop", Model: "Opus 4.5",
+			State: "busy", Context: &pct, Cost: &cost, Since: now.Add(-3 * time.Minute), LastTool: "Bash", Branch: "feature/cart"},
+		{Host: "gpu-box", Err: "ssh: connect to host gpu-box port 22: Connection timed out after a long while"},
+	}
+	narrow := Lines(rows, 80, now)
+	if !strings.Contains(narrow[0], "HOST") || !strings.Contains(narrow[2], "gpu-box") || !strings.Contains(narrow[2], "down: ssh") {
+		t.Errorf("at 80 columns a down host keeps its name, its reason is cut:\n%s", strings.Join(narrow, "\n"))
+	}
+	if strings.Contains(narrow[0], "BRANCH") {
+		t.Errorf("no room for the branch at 80:\n%s", strings.Join(narrow, "\n"))
+	}
+	wide := strings.Join(Lines(rows, 200, now), "\n")
+	if !strings.Contains(wide, "TOOL") || !strings.Contains(wide, "Bash") || !strings.Contains(wide, "feature/cart") ||
+		!strings.Contains(wide, "Connection timed out after a long while") {
+		t.Errorf("a wide board shows the last tool, the branch and the whole reason:\n%s", wide)
+	}
+}
+
+func TestToolsAsTheFileNamesThem(t *testing.T) {
+	claude := `{"session":"c","agent":"claude-code","tools":{"active":12,"total":25},
+	"recent":[{"tool":"Bash","outcome":"ok"},{"tool":"Read","outcome":"ok"},{"tool":"Bash","outcome":"ok"}],
+	"switches":{"tools":{"WebFetch":false},"skills":{}},"attention":{"kind":"permission","tool":"Edit"}}`
+	r, err := rowOf([]byte(claude), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range r.Tools {
+		names = append(names, tl.Name)
+	}
+	if strings.Join(names, " ") != "Bash Edit Read WebFetch" || !r.Tools[3].Off || r.Offered == nil || r.Offered.Total != 25 ||
+		r.LastTool != "Bash" {
+		t.Errorf("claude's tools %+v offered %+v last %q", r.Tools, r.Offered, r.LastTool)
+	}
+	pi := `{"session":"p","agent":"pi","contextDetail":{"tools":[{"name":"read","tokens":1},{"name":"grep","tokens":1,"inactive":true}]},
+	"lastRequest":{"id":"r2","ok":false,"message":"no","at":"2026-01-01T00:00:00Z","covers":["r1"]}}`
+	if r, err = rowOf([]byte(pi), nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tools) != 2 || r.Tools[0] != (ToolName{Name: "grep", Inactive: true}) || !r.Answer.Answers("r1") || r.Answer.Answers("r3") {
+		t.Errorf("pi's tools %+v answer %+v", r.Tools, r.Answer)
+	}
+}
