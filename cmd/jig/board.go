@@ -76,7 +76,11 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 	host, _ := e.hostname()
 	if len(hosts) == 0 {
 		cwd, _ := os.Getwd()
-		hosts = ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv)).BoardHosts
+		cfg := ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv))
+		hosts = cfg.BoardHosts
+		for _, err := range cfg.Skipped {
+			e.warnf(c, "%v", err) // the other hosts are asked
+		}
 	}
 	return &board.Board{Dir: dir, Live: e.liveness(), Host: host, Hosts: hosts,
 		SSH: board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")}}, nil
