@@ -161,14 +161,6 @@ func TestJumpCommandPerHost(t *testing.T) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{"bash": "bash", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", "$(x)": "'$(x)'"} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("%q: %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestFind(t *testing.T) {
 	rows := []Row{{Session: "abc1"}, {Session: "abd2"}, {Session: "x", Err: "down"}}
 	if r, err := Find(rows, "abc"); err != nil || r.Session != "abc1" {

@@ -14,6 +14,11 @@ import (
 // run is jig's whole life: parse, act, map the error to an exit code. It
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
+	args, err := cmdline.FromRemote(args) // what jig board sent over ssh
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jig: %s\n", err)
+		return exitUsage
+	}
 	e.args = args
 	app := newApp(e)
 	if n := len(args); n > 1 && args[n-1] == cmdline.CompletionRequest {
@@ -22,7 +27,7 @@ func run(args []string, e *env) int {
 		}
 		return exitOK
 	}
-	args, err := cmdline.Normalize(app, args)
+	args, err = cmdline.Normalize(app, args)
 	if err == nil {
 		err = app.Run(args)
 	}
