@@ -210,3 +210,26 @@ func (b *tmuxBoard) waitGone(t *testing.T, pane, what string) {
 	}
 	t.Fatalf("pane %s still shows %q:\n%s", pane, what, screen)
 }
+
+// TestJumpWithNoClientAttached: on a tmux server no client is attached to,
+// a jump makes the session's window and pane the active ones and succeeds.
+func TestJumpWithNoClientAttached(t *testing.T) {
+	b := newTmuxBoard(t)
+	b.tmux.Run("detach-client", "-a") // every client
+	b.tmux.Run("detach-client")
+	for deadline := time.Now().Add(10 * time.Second); b.tmux.Run("list-clients") != ""; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a client stays: %s", b.tmux.Run("list-clients"))
+		}
+	}
+	pane := b.panes["busy"] // in "two", not its active pane
+	if got := b.tmux.Run("display", "-p", "-t", pane, "#{pane_active}"); got != "0" {
+		t.Fatalf("the pane is active already: %q", got)
+	}
+	if _, err := jigIn(t, b.jig, b.state, "", nil, "board", "--jump", b.ids["busy"]); err != nil {
+		t.Fatalf("jump with no client: %v", err)
+	}
+	if got := b.tmux.Run("display", "-p", "-t", pane, "#{window_active}#{pane_active}"); got != "11" {
+		t.Errorf("the pane is not the active one of its window and session: %q", got)
+	}
+}
