@@ -109,3 +109,11 @@ func TestTemplateSeesCleanedStatus(t *testing.T) {
 		t.Errorf("the status itself was changed: %q %q", s.CWD, *s.Terminal)
 	}
 }
+
+func TestShortIDsTellTheSessionsApart(t *testing.T) {
+	got := ShortIDs([]string{"01a228e5-aaaa", "01a228e5-bbbb", "0190abcd-cccc", "tiny"})
+	want := []string{"01a228e5-a", "01a228e5-b", "0190abcd", "tiny"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("short ids %q, want %q", got, want)
+	}
+}
