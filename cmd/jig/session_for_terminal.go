@@ -4,51 +4,80 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
+	"jig/status"
+	"jig/terminal"
 )
 
 func sessionForTerminalCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "for-terminal",
 		Usage: "print the live session running in a terminal (exit 1 when none)",
-		UsageText: "jig session for-terminal ID [--json | --jq EXPR | --format TEMPLATE | --preset HOST] [--max-width N] [--rate-limits] [--shell SHELL]\n\n" +
+		UsageText: "jig session for-terminal [ID ...] [--json | --jq EXPR | --format TEMPLATE | --preset HOST] [--max-width N] [--rate-limits] [--shell SHELL]\n\n" +
 			"Prints the status file (JSON) of the live session whose terminals contain ID;\n" +
-			"a short summary instead when stdout is a terminal. Exit 0 found, 1 none\n" +
-			"(nothing printed), 2 usage, 3 state dir unreadable or unsafe.\n\n" +
+			"a short summary instead when stdout is a terminal. Without ID, this shell's own\n" +
+			"terminal, and nothing at all outside one (exit 1): safe in a prompt. With several\n" +
+			"IDs (a tmux window's panes), the one that waits for you, else a busy one, else the\n" +
+			"first. Exit 0 found, 1 none (nothing printed), 2 usage, 3 state dir unreadable or unsafe.\n\n" +
 			"example: jig session for-terminal %3 --format '{{.state}} {{short .model}} {{percent .context.percent}}'\n" +
 			"example: jig session for-terminal %3 --jq .model.id\n" +
 			"example (tmux.conf): set -g status-right '#(jig session for-terminal \"#{pane_id}\" --preset tmux --max-width 40)'\n" +
-			"example (each window in tmux's list): set -g window-status-format '#I:#W#(jig session for-terminal \"#{pane_id}\" --preset glyph)'\n" +
-			"example (~/.bashrc): PS1='$(jig session for-terminal \"$TMUX_PANE\" --preset ansi --shell bash) \\$ '",
+			"example (each window in tmux's list, any of its panes): set -g window-status-format '#I:#W#(jig session for-terminal #{P:#{pane_id} } --preset glyph)'\n" +
+			"example (~/.bashrc): PS1='$(jig session for-terminal --preset ansi --shell bash) \\$ '",
 		Flags: append(docFlags("the status file"), presetFlags()...),
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 || c.Args().First() == "" {
-				return usageError(c, "want one terminal ID, got %d arguments", c.NArg())
-			}
 			out, err := e.printer(c, render.Output{Summary: e.stdoutTTY})
 			if err != nil {
 				return err
+			}
+			ids, err := terminalArgs(c, e)
+			if err != nil || len(ids) == 0 {
+				return noneFound(err) // outside any terminal: quiet, for a prompt
 			}
 			dir, err := e.stateDir()
 			if err != nil {
 				return err
 			}
-			id := c.Args().First()
-			if out.Raw() {
+			if len(ids) == 1 && out.Raw() {
 				// The hot path of status bars: the file as it is, decoded no
 				// further than needed to pick it.
-				data, err := dir.ForTerminalRaw(id, e.liveness())
+				data, err := dir.ForTerminalRaw(ids[0], e.liveness())
 				if err != nil || data == nil {
 					return noneFound(err)
 				}
 				return out.Doc(e.stdout, data)
 			}
-			s, err := dir.ForTerminal(id, e.liveness())
-			if err != nil || s == nil {
-				return noneFound(err)
+			var found []*status.Status
+			for _, id := range ids {
+				s, err := dir.ForTerminal(id, e.liveness())
+				if err != nil {
+					return err
+				}
+				found = append(found, s)
+			}
+			s := render.Urgent(found)
+			if s == nil {
+				return noneFound(nil)
 			}
 			return out.Status(e.stdout, s)
 		},
 	}
+}
+
+// terminalArgs are the terminal ids for-terminal looks in: the arguments,
+// else this shell's innermost terminal (none outside any).
+func terminalArgs(c *cli.Context, e *env) ([]string, error) {
+	if c.NArg() == 0 {
+		if here := terminal.Detect(e.getenv); len(here) > 0 {
+			return []string{here[0].ID}, nil
+		}
+		return nil, nil
+	}
+	for _, id := range c.Args().Slice() {
+		if id == "" {
+			return nil, usageError(c, "empty terminal ID")
+		}
+	}
+	return c.Args().Slice(), nil
 }
 
 // noneFound is a search's error, or exit 1 in silence when it found

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
@@ -10,11 +12,13 @@ import (
 func sessionShowCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "show",
-		Usage: "print a session's status, by id or the one running in this terminal",
-		UsageText: "jig session show [ID] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
+		Usage: "print a session's status, by id, by terminal id, or the one running in this terminal",
+		UsageText: "jig session show [ID | TERMINAL] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
+			"ID is a session id, else a terminal id as for-terminal takes it (%3, t7).\n" +
 			"Without ID, the live session in the terminal this shell runs in (see jig terminal).\n" +
 			"Output as for for-terminal. Exit 1 when there is no such session.\n\n" +
-			"example: jig session show 0190a --format '{{.state}} {{percent .context.percent}}'",
+			"example: jig session show 0190a --format '{{.state}} {{percent .context.percent}}'\n" +
+			"example: jig session show %3",
 		Flags: docFlags("the status file"),
 		Action: func(c *cli.Context) error {
 			id, err := sessionArg(c)
@@ -26,6 +30,11 @@ func sessionShowCommand(e *env) *cli.Command {
 				return err
 			}
 			_, s, err := e.resolve(status.Target{Session: id}, "a session ID")
+			if id != "" && errors.Is(err, status.ErrNotFound) {
+				if _, t, terr := e.resolve(status.Target{Terminal: id}, ""); terr == nil {
+					s, err = t, nil // no session by that id: the one in that terminal
+				}
+			}
 			if err != nil {
 				return err
 			}
