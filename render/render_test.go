@@ -117,18 +117,3 @@ func TestShortIDsTellTheSessionsApart(t *testing.T) {
 		t.Errorf("short ids %q, want %q", got, want)
 	}
 }
-
-func TestUrgentPrefersAWaitThenBusy(t *testing.T) {
-	idle := &status.Status{Session: "i", State: status.Idle}
-	busy := &status.Status{Session: "b", State: status.Busy}
-	wait := &status.Status{Session: "w", State: status.Busy, Attention: &status.Attention{Kind: status.AttentionQuestion}}
-	if got := Urgent([]*status.Status{idle, busy, nil, wait, busy}); got != wait {
-		t.Errorf("want the wait, got %v", got)
-	}
-	if got := Urgent([]*status.Status{idle, busy}); got != busy {
-		t.Errorf("want busy, got %v", got)
-	}
-	if Urgent(nil) != nil {
-		t.Error("none of none")
-	}
-}

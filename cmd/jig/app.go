@@ -14,13 +14,16 @@ import (
 // run is jig's whole life: parse, act, map the error to an exit code. It
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
+	app := newApp(e)
 	args, err := cmdline.FromRemote(args) // what jig board sent over ssh
+	if err == nil {
+		args, err = cmdline.HelpArgs(app, args)
+	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jig: %s\n", err)
+		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(err.Error()))
 		return exitUsage
 	}
 	e.args = args
-	app := newApp(e)
 	if n := len(args); n > 1 && args[n-1] == cmdline.CompletionRequest {
 		for _, w := range cmdline.Complete(app, args[1:n-1], e.completionValues) {
 			fmt.Fprintln(e.stdout, render.Clean(w))
@@ -42,9 +45,11 @@ func run(args []string, e *env) int {
 
 func newApp(e *env) *cli.App {
 	app := &cli.App{
-		Name:                 "jig",
-		Usage:                "see and steer the coding agents running in your terminals",
-		UsageText:            "jig COMMAND [options] [arguments]\n\nexample: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
+		Name:  "jig",
+		Usage: "see and steer the coding agents running in your terminals",
+		UsageText: "jig COMMAND [options] [arguments]    (jig help COMMAND: its options)\n\n" +
+			"first: jig demo --live --agents 3, and in another pane jig board\n" +
+			"example: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
 		Reader:               e.stdin,
 		Writer:               e.stdout,
 		ErrWriter:            e.stderr,

@@ -4,7 +4,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
-	"jig/status"
 	"jig/terminal"
 )
 
@@ -29,9 +28,9 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			ids, err := terminalArgs(c, e)
-			if err != nil || len(ids) == 0 {
-				return noneFound(err) // outside any terminal: quiet, for a prompt
+			ids := terminalArgs(c, e)
+			if len(ids) == 0 {
+				return noneFound(nil) // outside any terminal: quiet, for a prompt
 			}
 			dir, err := e.stateDir()
 			if err != nil {
@@ -46,17 +45,9 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 				}
 				return out.Doc(e.stdout, data)
 			}
-			var found []*status.Status
-			for _, id := range ids {
-				s, err := dir.ForTerminal(id, e.liveness())
-				if err != nil {
-					return err
-				}
-				found = append(found, s)
-			}
-			s := render.Urgent(found)
-			if s == nil {
-				return noneFound(nil)
+			s, err := dir.ForTerminals(ids, e.liveness())
+			if err != nil || s == nil {
+				return noneFound(err)
 			}
 			return out.Status(e.stdout, s)
 		},
@@ -65,19 +56,11 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 
 // terminalArgs are the terminal ids for-terminal looks in: the arguments,
 // else this shell's innermost terminal (none outside any).
-func terminalArgs(c *cli.Context, e *env) ([]string, error) {
-	if c.NArg() == 0 {
-		if here := terminal.Detect(e.getenv); len(here) > 0 {
-			return []string{here[0].ID}, nil
-		}
-		return nil, nil
+func terminalArgs(c *cli.Context, e *env) []string {
+	if here := terminal.Detect(e.getenv); c.NArg() == 0 && len(here) > 0 {
+		return []string{here[0].ID}
 	}
-	for _, id := range c.Args().Slice() {
-		if id == "" {
-			return nil, usageError(c, "empty terminal ID")
-		}
-	}
-	return c.Args().Slice(), nil
+	return c.Args().Slice()
 }
 
 // noneFound is a search's error, or exit 1 in silence when it found
