@@ -26,7 +26,7 @@ func run(args []string, e *env) int {
 	e.args = args
 	if n := len(args); n > 1 && args[n-1] == cmdline.CompletionRequest {
 		for _, w := range cmdline.Complete(app, args[1:n-1], e.completionValues) {
-			fmt.Fprintln(e.stdout, render.Clean(w))
+			fmt.Fprintln(e.stdout, w) // cleaned, a description after a tab
 		}
 		return exitOK
 	}

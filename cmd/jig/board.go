@@ -49,8 +49,7 @@ func boardCommand(e *env) *cli.Command {
 			asJSON := c.Bool("json") || c.IsSet("jq") || !e.stdoutTTY && !c.Bool("once")
 			if out, ok := stdoutFile(e.stdout); ok && e.stdoutTTY && !asJSON && !c.Bool("once") {
 				in, _ := e.stdin.(*os.File)
-				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now,
-					Colour: e.getenv("NO_COLOR") == ""}
+				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now, Colour: e.getenv("NO_COLOR") == ""}
 				return l.Run(context.Background(), panel.Terminal{In: in, Out: out})
 			}
 			return b.Print(context.Background(), e.stdout, out, asJSON, columns(e.getenv, e.stdout), e.now())
@@ -75,8 +74,7 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 	}
 	host, _ := e.hostname()
 	if len(hosts) == 0 {
-		cwd, _ := os.Getwd()
-		cfg := ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv))
+		cfg := loadConfig(e.getenv)
 		hosts = cfg.BoardHosts
 		for _, err := range cfg.Skipped {
 			e.warnf(c, "%v", err) // the other hosts are asked
@@ -84,4 +82,10 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 	}
 	return &board.Board{Dir: dir, Live: e.liveness(), Host: host, Hosts: hosts,
 		SSH: board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")}}, nil
+}
+
+// loadConfig is jig's configuration as read from this folder.
+func loadConfig(getenv func(string) string) *ticket.Config {
+	cwd, _ := os.Getwd()
+	return ticket.LoadConfig(getenv, cwd, agentDir(getenv))
 }

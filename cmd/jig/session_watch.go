@@ -34,11 +34,10 @@ func sessionWatchCommand(e *env) *cli.Command {
 			"wait for you (attention), went idle, went busy, or ended; once each, never for a write\n" +
 			"that changed none of them. --exec runs CMD (/bin/sh) with JIG_SESSION, JIG_TERMINAL,\n" +
 			"JIG_AGENT, JIG_STATE, JIG_ATTENTION, JIG_TOOL and JIG_PROJECT in its environment;\n" +
-			"--notify says it through notify-send where a desktop shows it (D-Bus, X or Wayland);\n" +
-			"else inside tmux it rings the bell of the session's pane (tmux keeps ! on its window\n" +
-			"until you visit it) and shows a message kept until a key is pressed; else the\n" +
-			"terminal's own notification (OSC 777 in urxvt and foot, else OSC 9: WezTerm, iTerm2,\n" +
-			"kitty, Ghostty, Windows Terminal). Without --exec and --notify it prints one line for each (the\n" +
+			"--notify says it through notify-send where a desktop shows it (D-Bus, X, Wayland); else in\n" +
+			"tmux it rings the session's pane's bell (tmux keeps ! on its window till you visit it) and\n" +
+			"keeps a message up until a key; else the terminal's own notification (OSC 777 in urxvt and\n" +
+			"foot, else OSC 9). Without --exec and --notify it prints one line for each (the\n" +
 			"status with --json, --jq or --format). --all watches every session until Ctrl-C.\n\n" +
 			"example: jig session watch --terminal %3 --json | jq --unbuffered -r .state\n" +
 			"example: jig session watch --all --on attention --notify",
