@@ -24,7 +24,7 @@ func boardCommand(e *env) *cli.Command {
 			"--json (and --jq) print them as JSON. Other machines are asked over\n" +
 			"${JIG_SSH:-ssh} with `jig session list --json`; a host slower than 2 s shows as such.\n\n" +
 			"example: jig board --host devbox --once\n" +
-			"example: jig board --jump 01a228e5",
+			"example: jig board --jump 7f3c    # the one session whose id starts with 7f3c",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "ask `HOST` over ssh too (again for more; default: board.hosts in jig's configuration)"},
 			&cli.DurationFlag{Name: "host-timeout", Value: board.HostTimeout, Usage: "how long a host may take to answer before it shows as down"},
