@@ -344,7 +344,7 @@ func (v *View) title() string {
 func (v *View) menuLines() []string {
 	r := v.current()
 	head := "tools of " + r.Project
-	if r.Offered != nil {
+	if r.Offered != nil && len(r.Tools) < r.Offered.Total {
 		head += fmt.Sprintf(" (it offers %d of %d; these are the ones its file names)", r.Offered.Active, r.Offered.Total)
 	}
 	out := []string{"", render.Clean(head + " · enter switches, esc closes:")}

@@ -251,6 +251,11 @@ func (d *Demo) Loop(pause func() error, each func(Step) error) error {
 				first = false
 				return nil
 			}
+			for ; p.hold > 0; p.hold-- { // a wait for the person, held a while
+				if err := pause(); err != nil {
+					return err
+				}
+			}
 			return pause()
 		}, func(line []byte, recorded time.Time) ([]byte, time.Time) {
 			now := d.now() // the entry happens now, so the panel's ages stay true

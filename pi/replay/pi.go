@@ -25,6 +25,10 @@ const switchesEntry = "jig-session.switches"
 // fileTools are the tools whose path the extension sends (FILE_TOOLS).
 var fileTools = map[string]bool{"write": true, "edit": true}
 
+// askHold is how many entries' time a live demo's wait for the person
+// lasts, so a board beside it shows ◐ for a while.
+const askHold = 5
+
 // replyWait bounds how long the replay waits for a reply the bridge owes.
 const replyWait = 10 * time.Second
 
@@ -63,6 +67,7 @@ type pi struct {
 	poll   time.Duration
 	asks   bool
 	reload *status.Switches
+	hold   int // entries' worth of pauses the replay waits before the next: the person's time to see a wait
 }
 
 // reply is one line from the bridge.
@@ -254,6 +259,7 @@ func (p *pi) message(en *entry) error {
 					if err := p.send(bridge.Message{Type: "decision", Decision: ask}); err != nil {
 						return err
 					}
+					p.hold = askHold
 				}
 				continue
 			}
