@@ -144,8 +144,11 @@ type contextDetail struct {
 // tree holding a folder of this machine ("" when none or unknown).
 func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	var f file
-	if err := json.Unmarshal(slim(data), &f); err != nil {
-		return Row{}, err
+	if json.Unmarshal(slim(data), &f) != nil {
+		f = file{} // laid out as jig does, but not jig's: read whole
+		if err := json.Unmarshal(data, &f); err != nil {
+			return Row{}, err
+		}
 	}
 	r := Row{
 		Host: f.Host, Session: f.Session, Agent: f.Agent, State: f.State,
@@ -216,6 +219,8 @@ func slim(data []byte) []byte {
 			if field = detailTools(field); field == nil {
 				continue
 			}
+		case name == "recent":
+			field = recentTools(field)
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
@@ -239,6 +244,26 @@ func detailTools(field []byte) []byte {
 		return nil
 	}
 	return append([]byte(`"contextDetail": {"tools": `), append(v[:end:end], '}')...)
+}
+
+// recentTools is the recent calls' field in jig's layout with each call's
+// tool alone, the one thing the board reads of them.
+func recentTools(field []byte) []byte {
+	key := []byte("\n      \"tool\": ")
+	out := append(make([]byte, 0, 256), `"recent": [`...)
+	for rest := field; ; {
+		i := bytes.Index(rest, key)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(key):]
+		value, _, _ := bytes.Cut(rest, []byte("\n"))
+		if len(out) > len(`"recent": [`) {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, `{"tool": `...), bytes.TrimSuffix(value, []byte(","))...), '}')
+	}
+	return append(out, ']')
 }
 
 // project is the ticket's key, else the name of the repository holding the

@@ -241,3 +241,11 @@ func TestToolsAsTheFileNamesThem(t *testing.T) {
 		t.Errorf("pi's tools %+v answer %+v", r.Tools, r.Answer)
 	}
 }
+
+func TestSlimKeepsTheRecentCallsTools(t *testing.T) {
+	doc := "{\n  \"session\": \"s\",\n  \"recent\": [\n    {\n      \"at\": \"x\",\n      \"tool\": \"Bash\",\n      \"outcome\": \"ok\"\n    },\n    {\n      \"tool\": \"Read\"\n    }\n  ],\n  \"state\": \"busy\"\n}\n"
+	r, err := rowOf([]byte(doc), nil)
+	if err != nil || r.LastTool != "Bash" || len(r.Tools) != 2 || r.Tools[1].Name != "Read" {
+		t.Errorf("row %+v %v from %s", r, err, slim([]byte(doc)))
+	}
+}
