@@ -233,3 +233,16 @@ func TestJumpWithNoClientAttached(t *testing.T) {
 		t.Errorf("the pane is not the active one of its window and session: %q", got)
 	}
 }
+
+// TestBoardHonoursNoColor: under NO_COLOR the board in a real tmux pane
+// draws no colour and no reverse video; the selection is still marked.
+func TestBoardHonoursNoColor(t *testing.T) {
+	b := newTmuxBoard(t)
+	board := "%0"
+	b.tmux.Run("respawn-pane", "-k", "-t", board, "env", "JIG_STATE_DIR="+b.state, "NO_COLOR=1", b.jig, "board")
+	b.waitScreen(t, board, "gamma")
+	screen := b.tmux.Run("capture-pane", "-p", "-e", "-t", board)
+	if strings.Contains(screen, "\x1b[") || !strings.Contains(screen, "› ◐") {
+		t.Errorf("NO_COLOR: %q", screen)
+	}
+}
