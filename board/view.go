@@ -40,6 +40,7 @@ type View struct {
 	selected  string
 	menu      bool
 	menuAt    int
+	naming    *string // a tool's name being typed in the menu (+): one the file does not name
 	help      bool
 	filtering bool
 	filter    string
@@ -84,9 +85,10 @@ func (v *View) refilter() {
 	if v.index() < 0 && len(v.rows) > 0 {
 		v.selected = rowKey(v.rows[min(max(at, 0), len(v.rows)-1)])
 	}
-	if v.menu && len(v.current().Tools) == 0 {
-		v.menu = false
+	if v.menu && v.current().Session == "" {
+		v.menu, v.naming = false, nil // its session is gone, or filtered out
 	}
+	v.menuAt = min(v.menuAt, max(len(v.current().Tools)-1, 0))
 }
 
 // matches reports whether the filter (words, each to be found, any case)
@@ -217,17 +219,10 @@ func (v *View) filterKey(k string) {
 	v.refilter()
 }
 
-// openMenu opens the menu of the row's tools, or says why there is none.
+// openMenu opens the menu of the row's tools (+ names one it does not).
 func (v *View) openMenu(r Row) {
-	switch {
-	case r.Session == "":
-	case len(r.Tools) > 0:
-		v.menu, v.menuAt = true, 0
-	case r.Offered != nil:
-		v.message = fmt.Sprintf("%s counts %d of %d tools but names none yet: jig request tool NAME off --session %s",
-			r.Project, r.Offered.Active, r.Offered.Total, render.ShortID(r.Session))
-	default:
-		v.message = r.Project + " names no tools"
+	if r.Session != "" {
+		v.menu, v.menuAt, v.naming = true, 0, nil
 	}
 }
 
@@ -246,7 +241,12 @@ func (v *View) reload(r Row) Action {
 
 func (v *View) menuKey(k string) Action {
 	r := v.current()
+	if v.naming != nil {
+		return v.nameKey(r, k)
+	}
 	switch k {
+	case "+":
+		v.naming = new(string)
 	case KeyUp, "k":
 		v.menuAt = max(v.menuAt-1, 0)
 	case KeyDown, "j":
@@ -254,17 +254,47 @@ func (v *View) menuKey(k string) Action {
 	case KeyEsc, "q", "t":
 		v.menu = false
 	case KeyEnter, " ":
+		if len(r.Tools) == 0 {
+			break
+		}
 		v.menu = false
 		t := r.Tools[v.menuAt]
-		on := t.Off || t.Inactive
-		word := "off"
-		if on {
-			word = "on"
-		}
-		return Action{Kind: "tool", Row: r, Tool: t.Name, On: on,
-			Answer: fmt.Sprintf("asked %s to turn %s %s", r.Project, t.Name, word)}
+		return switchTool(r, t.Name, t.Off || t.Inactive)
 	}
 	return Action{}
+}
+
+// nameKey is a key while a tool's name is typed: Enter asks to turn it
+// off, Esc goes back to the list.
+func (v *View) nameKey(r Row, k string) Action {
+	name := *v.naming
+	switch k {
+	case KeyEnter:
+		v.menu, v.naming = false, nil
+		if name != "" {
+			return switchTool(r, name, false)
+		}
+	case KeyEsc:
+		v.naming = nil
+	case KeyBackspace:
+		if n := []rune(name); len(n) > 0 {
+			*v.naming = string(n[:len(n)-1])
+		}
+	default:
+		if len([]rune(k)) == 1 && k > " " && len(name) < 64 {
+			*v.naming = name + k
+		}
+	}
+	return Action{}
+}
+
+// switchTool is the action that asks r's session to turn a tool on or off.
+func switchTool(r Row, tool string, on bool) Action {
+	word := "off"
+	if on {
+		word = "on"
+	}
+	return Action{Kind: "tool", Row: r, Tool: tool, On: on, Answer: fmt.Sprintf("asked %s to turn %s %s", r.Project, tool, word)}
 }
 
 // keysHelp is what `?` shows.
@@ -272,7 +302,7 @@ var keysHelp = []string{
 	"↑/↓ k/j   move (g, G: first, last)",
 	"n, Tab    the next session that waits for you",
 	"Enter     jump to the session's pane",
-	"t         its tools: Enter switches the selected one off or on",
+	"t         its tools: Enter switches the selected one off or on, + names another",
 	"r         ask it to reload when idle (Pi)",
 	"/         filter by project, state, agent, model, host, branch or id",
 	"Esc       clear the filter, close a menu",
@@ -347,7 +377,10 @@ func (v *View) menuLines() []string {
 	if r.Offered != nil && len(r.Tools) < r.Offered.Total {
 		head += fmt.Sprintf(" (it offers %d of %d; these are the ones its file names)", r.Offered.Active, r.Offered.Total)
 	}
-	out := []string{"", render.Clean(head + " · enter switches, esc closes:")}
+	out := []string{"", render.Clean(head + " · enter switches, + names another, esc closes:")}
+	if len(r.Tools) == 0 {
+		out = append(out, "  (its file names none yet: + names one to turn off)")
+	}
 	for i, t := range r.Tools {
 		mark, state := "  ", "on"
 		if i == v.menuAt {
@@ -360,6 +393,9 @@ func (v *View) menuLines() []string {
 			state = "inactive"
 		}
 		out = append(out, render.Clean(fmt.Sprintf("  %s%-8s %s", mark, state, t.Name)))
+	}
+	if v.naming != nil {
+		out = append(out, render.Clean("  turn off: "+*v.naming+"▏ (enter asks, esc goes back)"))
 	}
 	return out
 }

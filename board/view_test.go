@@ -178,3 +178,31 @@ func TestViewColoursAndAnEmptyBoard(t *testing.T) {
 		}
 	}
 }
+
+func TestViewNamesAToolTheFileDoesNot(t *testing.T) {
+	var v View
+	v.SetRows([]Row{{Host: "h", Session: "c", Project: "shop", Agent: "claude-code", Offered: &Offered{Active: 12, Total: 25}}})
+	v.Key("t")
+	lines := strings.Join(v.Lines(120, 24, time.Now()), "\n")
+	if !v.menu || !strings.Contains(lines, "it offers 12 of 25") || !strings.Contains(lines, "+ names one") {
+		t.Fatalf("a menu with no names says how to name one:\n%s", lines)
+	}
+	if a := v.Key(KeyEnter); a.Kind != "" {
+		t.Errorf("enter on no tool: %+v", a)
+	}
+	for _, k := range []string{"+", "W", "e", "b", "x", KeyBackspace, "F"} {
+		v.Key(k)
+	}
+	if lines := strings.Join(v.Lines(120, 24, time.Now()), "\n"); !strings.Contains(lines, "turn off: WebF") {
+		t.Errorf("the name typed:\n%s", lines)
+	}
+	v.Key(KeyEsc)
+	if !v.menu || v.naming != nil {
+		t.Error("esc goes back to the list")
+	}
+	v.Key("+")
+	v.Key("R")
+	if a := v.Key(KeyEnter); a.Kind != "tool" || a.Tool != "R" || a.On || v.menu {
+		t.Errorf("enter asks to turn the named tool off: %+v", a)
+	}
+}
