@@ -211,10 +211,11 @@ func srvJump(srv *sshtest.Server, id string) error {
 func TestALeftoverHoldingSSHsOutputDoesNotHoldTheBoard(t *testing.T) {
 	dir := t.TempDir()
 	script, pidFile := filepath.Join(dir, "ssh"), filepath.Join(dir, "leftover.pid")
-	os.WriteFile(script, []byte("#!/bin/sh\nsetsid sleep 600 &\necho $! > "+pidFile+"\necho '[{\"session\":\"s1\",\"state\":\"idle\"}]'\n"), 0o755)
+	os.WriteFile(script, []byte("#!/bin/sh\nsetsid sleep 600 &\necho $! >> "+pidFile+"\necho '[{\"session\":\"s1\",\"state\":\"idle\"}]'\n"), 0o755)
 	t.Cleanup(func() {
-		if data, err := os.ReadFile(pidFile); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+		data, _ := os.ReadFile(pidFile)
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
 				syscall.Kill(pid, syscall.SIGKILL)
 			}
 		}
@@ -224,5 +225,15 @@ func TestALeftoverHoldingSSHsOutputDoesNotHoldTheBoard(t *testing.T) {
 	rows, err := board.SSH{Command: script, Timeout: time.Minute}.Remote(ctx, "devbox")
 	if err != nil || len(rows) != 1 || rows[0].Session != "s1" {
 		t.Errorf("rows %+v, %v", rows, err)
+	}
+	// A helper that never answers and leaves such a leftover: down at the
+	// host timeout, not when the leftover lets go.
+	os.WriteFile(script, []byte("#!/bin/sh\nsetsid sleep 600 &\necho $! >> "+pidFile+"\nsleep 600\n"), 0o755)
+	if _, err := (board.SSH{Command: script, Timeout: 300 * time.Millisecond}).Remote(ctx, "devbox"); err == nil ||
+		!strings.Contains(err.Error(), "no answer within 300ms") {
+		t.Errorf("err %v", err)
+	}
+	if ctx.Err() != nil {
+		t.Error("the board waited for the leftover")
 	}
 }
