@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"jig/configfile"
 )
 
 // RefreshInterval is how often (seconds) Claude re-runs jig's statusLine
@@ -82,12 +84,18 @@ type settings struct {
 
 var errNotObject = errors.New("not a JSON object")
 
+// ClaudeIgnoresNonJSON is why jig refuses to edit a settings file that is
+// not plain JSON, rather than keeping its comments.
+const ClaudeIgnoresNonJSON = "Claude Code ignores a settings.json that is not plain JSON, so none of its hooks would run: take it out and run again"
+
 func parseSettings(data []byte) (*settings, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
 	}
-	if !json.Valid(data) {
-		return nil, errNotObject // Claude reads plain JSON: no comments, no trailing commas
+	// Claude Code 2.1.328 reads plain JSON and ignores a settings file with
+	// a comment or a trailing comma whole (TestClaudeIgnoresCommentedSettings)
+	if err := configfile.CheckJSON(data, ClaudeIgnoresNonJSON); err != nil {
+		return nil, err
 	}
 	v, err := hujson.Parse(data)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"jig/configfile"
 )
 
 // hooks.json is edited as text, so every byte of the user's stays: jig
@@ -51,10 +53,12 @@ func (n *node) member(key string) (*node, int) {
 	return nil, -1
 }
 
-// parseJSON scans valid JSON into nodes; anything else is refused.
+// parseJSON scans valid JSON into nodes; anything else is refused, and
+// so is an object with a key twice (serde, which Codex reads it with,
+// would take one jig did not edit).
 func parseJSON(data []byte) (*node, error) {
-	if !json.Valid(data) {
-		return nil, errors.New("not JSON")
+	if err := configfile.CheckJSON(data, "Codex reads hooks.json as plain JSON only, so none of its hooks would run: take it out and run again"); err != nil {
+		return nil, err
 	}
 	p := &scanner{data: data}
 	return p.value(), nil

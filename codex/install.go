@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
-	"jig/status"
+	"jig/configfile"
 )
 
 // Home is Codex's own folder: $CODEX_HOME, else ~/.codex ("" when neither
@@ -110,20 +108,20 @@ func Install(codexHome, bin string, uninstall bool) (*InstallResult, error) {
 		return nil, err
 	}
 	hooksFile, configFile := filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml")
-	hooks, err := readOptional(hooksFile)
+	hooks, err := configfile.Read(hooksFile)
 	if err != nil {
 		return nil, err
 	}
-	config, err := readOptional(configFile)
+	config, err := configfile.Read(configFile)
 	if err != nil {
 		return nil, err
 	}
 	var newHooks, newConfig []byte
 	res := &InstallResult{}
 	if uninstall {
-		newHooks, newConfig, err = Unmerge(hooks, config)
+		newHooks, newConfig, err = Unmerge(hooks.Data, config.Data)
 	} else {
-		newHooks, newConfig, res.Notes, err = Merge(hooks, config, hooksFile, bin)
+		newHooks, newConfig, res.Notes, err = Merge(hooks.Data, config.Data, hooksFile, bin)
 	}
 	if err != nil {
 		return nil, &BadFileError{Dir: home, Err: err}
@@ -131,53 +129,31 @@ func Install(codexHome, bin string, uninstall bool) (*InstallResult, error) {
 	// trust goes last on install and first on uninstall: a hook is never
 	// trusted before it is in place
 	steps := []struct {
-		path     string
-		old, new []byte
-	}{{hooksFile, hooks, newHooks}, {configFile, config, newConfig}}
+		file configfile.File
+		new  []byte
+	}{{hooks, newHooks}, {config, newConfig}}
 	if uninstall {
 		steps[0], steps[1] = steps[1], steps[0]
 	}
 	for _, st := range steps {
-		if bytes.Equal(st.old, st.new) && (st.new != nil || st.old == nil) {
-			res.Unchanged = append(res.Unchanged, st.path)
+		old := st.file.Data
+		if bytes.Equal(old, st.new) && (st.new != nil || old == nil) {
+			res.Unchanged = append(res.Unchanged, st.file.Target)
 			continue
 		}
-		if err := writeOrRemove(st.path, st.new); err != nil {
+		if err := writeOrRemove(st.file, st.new); err != nil {
 			return nil, err
 		}
-		res.Changed = append(res.Changed, st.path)
+		res.Changed = append(res.Changed, st.file.Target)
 	}
 	return res, nil
 }
 
-// readOptional reads a file of the user's without following a link and
-// only when regular; a missing one is nil.
-func readOptional(path string) ([]byte, error) {
-	data, err := status.ReadFileNoFollow(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return data, err
-}
-
 // writeOrRemove writes data in one step, keeping the file's mode (0600
 // for a new one); nil data removes the file.
-func writeOrRemove(path string, data []byte) error {
+func writeOrRemove(f configfile.File, data []byte) error {
 	if data == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
+		return f.Remove()
 	}
-	mode := fs.FileMode(0o600)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	if err := status.WriteFileAtomic(path, data); err != nil {
-		return err
-	}
-	return os.Chmod(path, mode)
+	return f.Write(data, 0o600)
 }

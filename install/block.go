@@ -8,14 +8,11 @@ package install
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"jig/configfile"
 )
 
 // Change is what one step did to one file.
@@ -108,34 +105,10 @@ func (e *NoPlaceError) Error() string {
 	return fmt.Sprintf("%s has no %s: add these lines to it yourself: %s", e.File, e.Want, e.Lines)
 }
 
-// config is a config file as read for an edit.
-type config struct {
-	file   string      // the file to write: a link's target
-	linked bool        // the path given is a link
-	data   []byte      // its bytes, or the block's Fresh text when it does not exist
-	perm   fs.FileMode // its mode, 0644 for a new one
-}
-
-// readConfig reads b's file through a dotfiles manager's link (the file it
-// points at is the one edited).
-func (b Block) readConfig() (config, error) {
-	c := config{file: b.File, perm: 0o644}
-	if fi, err := os.Lstat(b.File); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		c.linked = true
-	}
-	if real, err := filepath.EvalSymlinks(b.File); err == nil {
-		c.file = real
-	}
-	if fi, err := os.Stat(c.file); err == nil {
-		c.perm = fi.Mode().Perm()
-	}
-	data, err := readFile(c.file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return c, nil
-	}
-	c.data = data
-	return c, err
-}
+// readConfig reads b's file for an edit (configfile: through a dotfiles
+// manager's link, the file it points at is the one edited; a read-only one
+// is refused).
+func (b Block) readConfig() (configfile.File, error) { return configfile.Read(b.File) }
 
 // Write puts text between b's lines in its file, in one step: replacing
 // the block already there, else where place says (a missing file is
@@ -145,11 +118,11 @@ func (b Block) Write(text string, place Place, noPlace string) (Edit, error) {
 	if err != nil {
 		return Edit{}, err
 	}
-	old := c.data
+	old := c.Data
 	if old == nil {
 		old = []byte(b.Fresh)
 	}
-	edit := Edit{File: c.file, Change: Added}
+	edit := Edit{File: c.Target, Change: Added}
 	var updated []byte
 	if i, j, ok := b.Find(old); ok {
 		want := b.begin() + text + b.end()
@@ -165,15 +138,12 @@ func (b Block) Write(text string, place Place, noPlace string) (Edit, error) {
 	} else {
 		at, ok := place(old)
 		if !ok {
-			return Edit{}, &NoPlaceError{File: c.file, Want: noPlace, Lines: string(bytes.TrimSpace([]byte(text)))}
+			return Edit{}, &NoPlaceError{File: c.Target, Want: noPlace, Lines: string(bytes.TrimSpace([]byte(text)))}
 		}
 		head := old[:at]
 		updated = append(append(append([]byte{}, head...), b.around(text, head, old[at:])...), old[at:]...)
 	}
-	if err := os.MkdirAll(filepath.Dir(c.file), 0o755); err != nil {
-		return Edit{}, err
-	}
-	if err := renameio.WriteFile(c.file, updated, c.perm); err != nil {
+	if err := c.Write(updated, 0o644); err != nil {
 		return Edit{}, err
 	}
 	return edit, nil
@@ -188,22 +158,22 @@ func (b Block) Remove() (Edit, string, error) {
 	if err != nil {
 		return Edit{}, "", err
 	}
-	edit := Edit{File: c.file}
-	i, j, ok := b.Find(c.data)
+	edit := Edit{File: c.Target}
+	i, j, ok := b.Find(c.Data)
 	if !ok {
 		return edit, "", nil
 	}
 	edit.Change = Removed
-	lines := b.lines(c.data[i:j])
-	updated := append(append([]byte{}, c.data[:i]...), c.data[j:]...)
-	if string(updated) == b.Fresh && !c.linked {
-		if err := os.Remove(c.file); err != nil {
+	lines := b.lines(c.Data[i:j])
+	updated := append(append([]byte{}, c.Data[:i]...), c.Data[j:]...)
+	if string(updated) == b.Fresh && !c.Linked {
+		if err := c.Remove(); err != nil {
 			return Edit{}, "", err
 		}
-		edit.Deleted = append(edit.Deleted, c.file)
+		edit.Deleted = append(edit.Deleted, c.Target)
 		return edit, lines, nil
 	}
-	if err := renameio.WriteFile(c.file, updated, c.perm); err != nil {
+	if err := c.Write(updated, 0o644); err != nil {
 		return Edit{}, "", err
 	}
 	return edit, lines, nil

@@ -2,11 +2,11 @@ package install
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"jig/claude"
+	"jig/configfile"
 	"jig/status"
 )
 
@@ -66,33 +66,27 @@ func (c Claude) Install() (File, []string, error) {
 // Uninstall removes exactly jig's entries.
 func (c Claude) Uninstall() (File, error) { return c.edit(claude.Uninstall) }
 
-// edit reads the settings (none is empty), changes them with change and
-// writes them back in one step, keeping the file's mode.
+// edit reads the settings (none is empty; through a link, refused when
+// read-only: configfile), changes them with change and writes them back
+// in one step, keeping the file's mode.
 func (c Claude) edit(change func(old []byte) ([]byte, bool, error)) (File, error) {
 	path, err := c.path()
 	if err != nil {
 		return File{}, err
 	}
-	old, err := readFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	f, err := configfile.Read(path)
+	if err != nil {
 		return File{}, err
 	}
-	out, changed, err := change(old)
+	out, changed, err := change(f.Data)
 	if err != nil {
-		return File{}, &ConfigError{path, err}
+		return File{}, &ConfigError{f.Target, err}
 	}
 	if !changed {
-		return File{path, Unchanged}, nil
+		return File{f.Target, Unchanged}, nil
 	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := f.Write(out, 0o644); err != nil {
 		return File{}, err
 	}
-	if err := writeFileMode(path, out, mode); err != nil {
-		return File{}, err
-	}
-	return File{path, Updated}, nil
+	return File{f.Target, Updated}, nil
 }

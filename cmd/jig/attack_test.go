@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -179,11 +180,11 @@ func TestAttackForeignFilesElsewhere(t *testing.T) {
 // the writer runs as nobody, whom a mode stops.
 func TestAttackPlantedLocks(t *testing.T) {
 	start := time.Now()
-	top, bin, who := asWriter(t) // a short path: the lock's in an error line is not cut
-	state := filepath.Join(top, "state")
+	w := asWriter(t) // a short path: the lock's in an error line is not cut
+	state := filepath.Join(w.top, "state")
+	who := w.who
 	write := func(session string) (ran, bool) {
-		cmd := jigProc(state, `{"state":"idle"}`, "session", "write", "--session", session, "--pid", strconv.Itoa(os.Getpid()))
-		cmd.Path, cmd.Err, cmd.SysProcAttr = bin, nil, who
+		cmd := w.command(jigProc(state, `{"state":"idle"}`, "session", "write", "--session", session, "--pid", strconv.Itoa(os.Getpid())))
 		return runUnblocked(t, cmd, filepath.Join(state, status.LocksDir, session+".lock"))
 	}
 	if r, _ := write("first"); r.code != 0 {
@@ -377,4 +378,98 @@ func shortTempDir(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
+}
+
+// TestAttackUsersConfigFiles: every installer that edits a file of the
+// user's is given one it must not edit — a key twice, a comment where the
+// agent takes plain JSON, a read-only file — and must refuse it with one
+// line and exit 4, the file byte for byte as it was. Before, Claude's
+// installer edited the first of two "hooks" (Claude reads the last), called
+// a comment "not a JSON object", and edited a read-only file; a linked
+// settings.json gave exit 7 where a linked config.toml gave 3.
+func TestAttackUsersConfigFiles(t *testing.T) {
+	start := time.Now()
+	var tl tally
+	for _, c := range []struct{ host, file, data string }{
+		{"claude", ".claude/settings.json", `{"hooks": {}, "hooks": {"Stop": []}}`},
+		{"claude", ".claude/settings.json", `{"hooks": {"PreToolUse": [{"matcher": "*", "matcher": "Bash", "hooks": []}]}}`},
+		{"claude", ".claude/settings.json", "{\n  // mine\n  \"model\": \"opus\"\n}"},
+		{"claude", ".claude/settings.json", "{\n  \"model\": \"opus\",\n}"},
+		{"codex", ".codex/hooks.json", `{"hooks": {"Stop": []}, "hooks": {}}`},
+		{"codex", ".codex/hooks.json", "{/* mine */}"},
+		{"claude", ".claude/settings.json", "{}\n" + readOnly},
+		{"codex", ".codex/config.toml", "model = \"gpt\"\n" + readOnly},
+		{"tmux", ".tmux.conf", "set -g mouse on\n" + readOnly},
+		{"kitty", ".config/kitty/kitty.conf", "font_size 12\n" + readOnly},
+	} {
+		home := t.TempDir()
+		path := filepath.Join(home, c.file)
+		data, mode := strings.CutSuffix(c.data, readOnly)
+		perm := os.FileMode(0o600)
+		if mode {
+			perm = 0o400
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), perm); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"install", c.host}
+		if c.host == "tmux" || c.host == "kitty" {
+			args = append(args, "--write")
+		}
+		cmd := jigProc(filepath.Join(home, "state"), "", args...)
+		cmd.Env = append(cmd.Env, "CODEX_HOME=", "CLAUDE_CONFIG_DIR=", "JIG_BIN=/opt/jig")
+		r := runProc(t, cmd)
+		after, _ := os.ReadFile(path)
+		ok := r.code == 4 && strings.Count(r.stderr, "\n") == 1 && r.stdout == "" && string(after) == data
+		if !ok {
+			t.Errorf("install %s over %q: exit %d, stdout %q, stderr %q; file now %q", c.host, c.data, r.code, r.stdout, r.stderr, after)
+		}
+		tl.add(r.code, ok)
+	}
+	hammer.Figure(t, tl.row("users' config files", "install claude, codex, tmux, kitty over a key twice, a comment or trailing comma (plain-JSON agents), a read-only file",
+		"refused whole: one line, exit 4, the file unchanged"), start)
+}
+
+// readOnly marks a case's file as mode 0400.
+const readOnly = "\x00read-only"
+
+// TestAttackSpacedRollout: a Codex rollout whose lines are spaced JSON
+// (`"type": "session_meta"`, one record a line still) is a rollout: `jig
+// codex show` prints for it what it prints for the compact one. Before, no
+// line was recognised and it was "not a Codex rollout".
+func TestAttackSpacedRollout(t *testing.T) {
+	start := time.Now()
+	compact, err := os.ReadFile("../../codex/rollout/testdata/exec-resume.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var spaced bytes.Buffer
+	for _, line := range bytes.Split(bytes.TrimSuffix(compact, []byte("\n")), []byte("\n")) {
+		var b bytes.Buffer
+		if err := json.Indent(&b, line, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		spaced.Write(bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte(" ")))
+		spaced.WriteByte('\n')
+	}
+	var tl tally
+	show := func(name string, data []byte) ran {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return runProc(t, jigProc(filepath.Join(dir, "state"), "", "codex", "show", path))
+	}
+	want, got := show("compact.jsonl", compact), show("spaced.jsonl", spaced.Bytes())
+	ok := want.code == 0 && got.code == 0 && strings.ReplaceAll(got.stdout, "spaced.jsonl", "compact.jsonl") == want.stdout
+	if !ok {
+		t.Errorf("codex show of the spaced rollout: exit %d\n%s%s\nwant exit %d\n%s", got.code, got.stdout, got.stderr, want.code, want.stdout)
+	}
+	tl.add(got.code, ok)
+	hammer.Figure(t, tl.row("spaced rollout", "a real Codex rollout, every line respaced (\"type\": \"session_meta\")",
+		"read as the compact one"), start)
 }

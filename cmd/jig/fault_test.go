@@ -128,16 +128,10 @@ func (zeros) Read(p []byte) (int, error) {
 // writer runs as nobody (uid 65534) over a state dir nobody owns.
 func TestHammerReadOnlyStateDir(t *testing.T) {
 	start := time.Now()
-	top, as, who := asWriter(t)
-	state := filepath.Join(top, "state")
+	w := asWriter(t)
+	state := filepath.Join(w.top, "state")
 	write := func(stdin string) ran {
-		cmd := jigProc(state, stdin, "session", "write", "--session", "ro", "--pid", strconv.Itoa(os.Getpid()))
-		cmd.Path, cmd.Err = as, nil
-		cmd.SysProcAttr = who
-		// Not the checkout: jig reads the project's settings from its
-		// working folder, which nobody may not be allowed to read.
-		cmd.Dir = top
-		return runProc(t, cmd)
+		return runProc(t, w.command(jigProc(state, stdin, "session", "write", "--session", "ro", "--pid", strconv.Itoa(os.Getpid()))))
 	}
 	if r := write(`{"state":"idle"}`); r.code != 0 {
 		t.Fatalf("first write: exit %d, %s", r.code, r.stderr)
@@ -154,22 +148,35 @@ func TestHammerReadOnlyStateDir(t *testing.T) {
 	t.Cleanup(func() { os.Chmod(sessions, 0o700) }) // so the test's folder can go
 	var tl tally
 	refusedWrite(t, &tl, write(`{"state":"busy"}`), "permission denied", path, before)
-	hammer.Figure(t, tl.row("read-only state dir", "sessions/ mode 0500, writer "+map[bool]string{true: "as nobody (the test runs as root)", false: "as the test's user"}[who != nil],
+	hammer.Figure(t, tl.row("read-only state dir", "sessions/ mode 0500, writer "+map[bool]string{true: "as nobody (the test runs as root)", false: "as the test's user"}[w.who != nil],
 		"old file intact, one line"), start)
 }
 
-// asWriter is a folder for the writer's state dir and working folder, the
-// jig binary and the credentials of a writer that mode 0500 stops: this
-// process's, or, for root, nobody's, with the folder given to nobody and a
-// copy of the binary nobody can run, both where nobody can reach them.
-func asWriter(t *testing.T) (top, bin string, who *syscall.SysProcAttr) {
+// writerAs is a writer that mode 0500 stops: this process's user, or, for
+// root, nobody, with a folder of its own for its state dir, HOME and
+// working folder, and a copy of the binary it can run, both where it can
+// reach them wherever the clone lies.
+type writerAs struct {
+	top, bin string
+	who      *syscall.SysProcAttr // nil: this process's user
+}
+
+// command makes cmd run as the writer: its binary, its user and, in its
+// own folder, not the clone's (jig reads the project's settings from its
+// working folder, which another user may not be allowed to enter).
+func (w writerAs) command(cmd *exec.Cmd) *exec.Cmd {
+	cmd.Path, cmd.Err, cmd.SysProcAttr, cmd.Dir = w.bin, nil, w.who, w.top
+	return cmd
+}
+
+func asWriter(t *testing.T) writerAs {
 	t.Helper()
 	jig, err := exec.LookPath("jig")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if os.Geteuid() != 0 {
-		return t.TempDir(), jig, nil
+		return writerAs{top: t.TempDir(), bin: jig}
 	}
 	const nobody = 65534
 	base := reachableTempDir(t)
@@ -182,7 +189,7 @@ func asWriter(t *testing.T) (top, bin string, who *syscall.SysProcAttr) {
 	if err := os.Chown(top, nobody, nobody); err != nil {
 		t.Fatal(err)
 	}
-	bin = filepath.Join(binDir, "jig")
+	bin := filepath.Join(binDir, "jig")
 	data, err := os.ReadFile(jig)
 	if err == nil {
 		err = os.WriteFile(bin, data, 0o755)
@@ -190,7 +197,7 @@ func asWriter(t *testing.T) (top, bin string, who *syscall.SysProcAttr) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return top, bin, &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	return writerAs{top: top, bin: bin, who: &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}}
 }
 
 // reachableTempDir is a new folder (mode 0755, removed at the end) in the

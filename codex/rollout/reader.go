@@ -19,7 +19,7 @@ import (
 	"slices"
 
 	"jig/status"
-	pi "jig/transcript"
+	"jig/transcript"
 )
 
 // Limits.
@@ -49,7 +49,7 @@ type Call struct {
 }
 
 // Output is a file a successful change touched.
-type Output = pi.Written
+type Output = transcript.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
@@ -80,7 +80,7 @@ type state struct {
 // Reader reads one rollout incrementally. It is not safe for concurrent use.
 type Reader struct {
 	path string
-	pos  pi.FilePos
+	pos  transcript.FilePos
 	size int64
 	st   state
 	buf  []byte
@@ -111,7 +111,7 @@ func (r *Reader) Offset() int64 { return r.pos.Offset }
 // that was replaced, shrank or changed before the cursor is read again
 // from the start.
 func (r *Reader) Update() error {
-	f, size, dev, ino, err := pi.OpenFollowed(r.path)
+	f, size, dev, ino, err := transcript.OpenFollowed(r.path)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (r *Reader) Update() error {
 	if r.size == r.pos.Offset {
 		return nil // nothing new: the hook's usual case
 	}
-	r.pos.Offset, r.buf, err = pi.Lines(f, r.pos.Offset, r.size, r.buf, lineLimit,
+	r.pos.Offset, r.buf, err = transcript.Lines(f, r.pos.Offset, r.size, r.buf, lineLimit,
 		func(b []byte, _ int64) error {
 			r.line(b)
 			return nil
@@ -144,7 +144,7 @@ func Current(path string, cursorData []byte) bool {
 	if !ok || c.Path != path || c.Offset <= 0 {
 		return false
 	}
-	f, size, dev, ino, err := pi.OpenFollowed(path)
+	f, size, dev, ino, err := transcript.OpenFollowed(path)
 	if err != nil {
 		return false
 	}
@@ -257,13 +257,49 @@ type (
 // wanted are the markers of the lines the reader decodes; every other line
 // (messages, reasoning, world state) is counted and skipped unparsed. A
 // marker inside a JSON string has its quotes escaped, so it never matches.
-var wanted = [][]byte{
-	[]byte(`"type":"session_meta"`), []byte(`"type":"turn_context"`), []byte(`"type":"token_usage_record"`),
-	[]byte(`"type":"compacted"`), []byte(`"type":"function_call`), []byte(`"type":"custom_tool_call`),
-	[]byte(`"type":"local_shell_call`), []byte(`"type":"web_search_call`), []byte(`"type":"token_count"`),
-	[]byte(`"type":"task_started"`), []byte(`"type":"item_completed"`), []byte(`"type":"context_compacted"`),
-	[]byte(`"role":"assistant"`),
+var wanted = []marker{
+	{[]byte(`"type"`), [][]byte{[]byte(`"session_meta"`), []byte(`"turn_context"`), []byte(`"token_usage_record"`),
+		[]byte(`"compacted"`), []byte(`"function_call`), []byte(`"custom_tool_call`), []byte(`"local_shell_call`),
+		[]byte(`"web_search_call`), []byte(`"token_count"`), []byte(`"task_started"`), []byte(`"item_completed"`),
+		[]byte(`"context_compacted"`)}},
+	{[]byte(`"role"`), [][]byte{[]byte(`"assistant"`)}},
 }
+
+// marker is a key of a line and how the string values it looks for begin,
+// matched however the line is spaced: Codex writes compact JSON, but a
+// rollout is JSON, and `"type": "session_meta"` says the same.
+type marker struct {
+	key    []byte
+	values [][]byte
+}
+
+// in says whether b holds the key with one of the values.
+func (m marker) in(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], m.key)
+		if j < 0 {
+			return false
+		}
+		i += j + len(m.key)
+		rest := bytes.TrimLeft(b[i:], " \t\r\n")
+		if len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+		if slices.ContainsFunc(m.values, func(v []byte) bool { return bytes.HasPrefix(rest, v) }) {
+			return true
+		}
+	}
+}
+
+func markedBy(markers []marker) func(b []byte) bool {
+	return func(b []byte) bool { return slices.ContainsFunc(markers, func(m marker) bool { return m.in(b) }) }
+}
+
+var (
+	isWanted  = markedBy(wanted)
+	isBlocked = markedBy(blockedOutputs)
+)
 
 // line handles one complete line (without its newline). A line that is
 // not JSON, or whose fields the reader uses have another shape, is
@@ -278,7 +314,7 @@ func (r *Reader) line(b []byte) {
 		return
 	}
 	r.st.Entries++
-	if !slices.ContainsFunc(wanted, func(m []byte) bool { return bytes.Contains(b, m) }) {
+	if !isWanted(b) {
 		return
 	}
 	var e entry
@@ -289,12 +325,11 @@ func (r *Reader) line(b []byte) {
 
 // blockedOutputs begin the output Codex gives the model for a call a
 // PreToolUse hook refused: a prefix matched on the line, never decoded.
-var blockedOutputs = [][]byte{
-	[]byte(`"output":"Command blocked by PreToolUse hook: `), []byte(`"output":"Tool call blocked by PreToolUse hook: `),
-}
+var blockedOutputs = []marker{{[]byte(`"output"`),
+	[][]byte{[]byte(`"Command blocked by PreToolUse hook: `), []byte(`"Tool call blocked by PreToolUse hook: `)}}}
 
 func (r *Reader) entry(e *entry, raw []byte) error {
-	at := pi.MsOf(e.Timestamp)
+	at := transcript.MsOf(e.Timestamp)
 	switch e.Type {
 	case "session_meta":
 		var p sessionMeta
@@ -321,7 +356,7 @@ func (r *Reader) entry(e *entry, raw []byte) error {
 		if err := json.Unmarshal(e.Payload, &p); err != nil {
 			return err
 		}
-		blocked := slices.ContainsFunc(blockedOutputs, func(m []byte) bool { return bytes.Contains(raw, m) })
+		blocked := isBlocked(raw)
 		r.responseItem(&p, blocked, at)
 	case "event_msg":
 		return r.event(e.Payload, at)
@@ -449,7 +484,7 @@ func (r *Reader) responseItem(p *responseItem, blocked bool, at int64) {
 		if !slices.Contains(r.st.Called, name) && len(r.st.Called) < maxNames {
 			r.st.Called = append(r.st.Called, name)
 		}
-		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: pi.ShownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
+		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: transcript.ShownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
 		if len(r.st.Calls) > status.MaxRecent {
 			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
 		}
@@ -535,8 +570,8 @@ const cursorFormat = 1
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	pi.CursorHead
-	pi.FilePos
+	transcript.CursorHead
+	transcript.FilePos
 	State state `json:"state"`
 }
 
@@ -545,7 +580,7 @@ const cursorKind = "codex" // the cursors folder also holds Pi's and Claude's
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos, State: r.st})
+	return json.Marshal(cursor{CursorHead: transcript.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A

@@ -302,3 +302,42 @@ func TestCurrent(t *testing.T) {
 		t.Error("a rollout appended to is current")
 	}
 }
+
+// TestSpacedJSONReadAsJSON: the fixture with every line spaced as a JSON
+// encoder with an indent spaces it (`"type": "session_meta"`, still one
+// line a record) reads as the compact one does, and Info finds its
+// session. Before, no line's marker matched and the file read as empty.
+func TestSpacedJSONReadAsJSON(t *testing.T) {
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spaced bytes.Buffer
+	for _, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		var b bytes.Buffer
+		if err := json.Indent(&b, line, "", " "); err != nil {
+			t.Fatal(err)
+		}
+		// a string's newline is escaped, so the literal ones are the indent's
+		spaced.Write(bytes.ReplaceAll(b.Bytes(), []byte("\n"), nil))
+		spaced.WriteByte('\n')
+	}
+	if !bytes.Contains(spaced.Bytes(), []byte(`"type": "session_meta"`)) {
+		t.Fatal("the respaced fixture is not spaced")
+	}
+	path := filepath.Join(t.TempDir(), "spaced.jsonl")
+	if err := os.WriteFile(path, spaced.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want, got := read(t, fixture), read(t, path)
+	w, g := want.Derive(nil), got.Derive(nil)
+	w.File, g.File = "", "" // the same but for the path
+	wj, _ := json.Marshal(w)
+	gj, _ := json.Marshal(g)
+	if string(wj) != string(gj) || want.Replied() != got.Replied() {
+		t.Errorf("spaced rollout read as\n%s\nwant\n%s", gj, wj)
+	}
+	if in, err := ReadInfo(path); err != nil || in.ID != "01a23111-2e5e-71a0-8cc5-ee2f0e428d55" {
+		t.Errorf("Info of the spaced rollout: %+v, %v", in, err)
+	}
+}

@@ -13,7 +13,7 @@ import (
 )
 
 // Versions are the Pi versions jig supports and tests against.
-var Versions = []string{"0.73.1", "1.6.0"}
+var Versions = []string{"0.73.1", "1.4.0", "1.6.0"}
 
 // Cache is where .ci/provision puts Node and Pi:
 // ${JIG_TEST_CACHE:-~/.cache/jig-test}.
