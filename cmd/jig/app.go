@@ -15,10 +15,7 @@ import (
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
 	app := newApp(e)
-	args, err := cmdline.FromRemote(args) // what jig board sent over ssh
-	if err == nil {
-		args, err = cmdline.HelpArgs(app, args)
-	}
+	args, err := cmdline.Prepare(app, args) // jig help CMD, what jig board sent over ssh
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(err.Error()))
 		return exitUsage
@@ -45,11 +42,9 @@ func run(args []string, e *env) int {
 
 func newApp(e *env) *cli.App {
 	app := &cli.App{
-		Name:  "jig",
-		Usage: "see and steer the coding agents running in your terminals",
-		UsageText: "jig COMMAND [options] [arguments]    (jig help COMMAND: its options)\n\n" +
-			"first: jig demo --live --agents 3, and in another pane jig board\n" +
-			"example: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
+		Name:                 "jig",
+		Usage:                "see and steer the coding agents running in your terminals",
+		UsageText:            "jig COMMAND [options] [arguments]    (jig help COMMAND: its options)\n\nfirst: jig demo --live --agents 3, and in another pane jig board\nexample: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
 		Reader:               e.stdin,
 		Writer:               e.stdout,
 		ErrWriter:            e.stderr,

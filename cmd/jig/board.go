@@ -17,10 +17,9 @@ func boardCommand(e *env) *cli.Command {
 		Name:  "board",
 		Usage: "every live agent session, here and on other machines, attention first: jump to one, steer it",
 		UsageText: "jig board [--host HOST ...] [--once | --json | --jq EXPR] [--jump ID]\n\n" +
-			"On a terminal a full-screen view, in colour unless NO_COLOR is set, that redraws when\n" +
-			"a session's file changes: ↑/↓ or j/k move, n goes to the next session that waits,\n" +
-			"Enter jumps to its pane, t turns one of its tools off or on, r asks it to reload when\n" +
-			"idle, / filters, ? lists the keys, q quits. --once prints the rows and exits;\n" +
+			"On a terminal a full-screen view (in colour unless NO_COLOR) that redraws when a session's file\n" +
+			"changes: ↑/↓ j/k move, n the next that waits, Enter jumps to its pane, t turns one of its tools\n" +
+			"off or on, r asks it to reload when idle, / filters, ? the keys, q quits. --once prints the rows and exits;\n" +
 			"--json (and --jq) print them as JSON. Other machines are asked over\n" +
 			"${JIG_SSH:-ssh} with `jig session list --json`; a host slower than 2 s shows as such.\n\n" +
 			"example: jig board --host devbox --once\n" +

@@ -13,10 +13,9 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 		Usage: "print the live session running in a terminal (exit 1 when none)",
 		UsageText: "jig session for-terminal [ID ...] [--json | --jq EXPR | --format TEMPLATE | --preset HOST] [--max-width N] [--rate-limits] [--shell SHELL]\n\n" +
 			"Prints the status file (JSON) of the live session whose terminals contain ID;\n" +
-			"a short summary instead when stdout is a terminal. Without ID, this shell's own\n" +
-			"terminal, and nothing at all outside one (exit 1): safe in a prompt. With several\n" +
-			"IDs (a tmux window's panes), the one that waits for you, else a busy one, else the\n" +
-			"first. Exit 0 found, 1 none (nothing printed), 2 usage, 3 state dir unreadable or unsafe.\n\n" +
+			"a short summary instead when stdout is a terminal. No ID: this shell's terminal, nothing\n" +
+			"outside one (a prompt's default). Several (a tmux window's panes): the one that waits, else\n" +
+			"a busy one, else the first. Exit 0 found, 1 none (nothing printed), 2 usage, 3 state dir unsafe.\n\n" +
 			"example: jig session for-terminal %3 --format '{{.state}} {{short .model}} {{percent .context.percent}}'\n" +
 			"example: jig session for-terminal %3 --jq .model.id\n" +
 			"example (tmux.conf): set -g status-right '#(jig session for-terminal \"#{pane_id}\" --preset tmux --max-width 40)'\n" +
@@ -28,7 +27,7 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			ids := terminalArgs(c, e)
+			ids := terminal.HereUnless(c.Args().Slice(), e.getenv)
 			if len(ids) == 0 {
 				return noneFound(nil) // outside any terminal: quiet, for a prompt
 			}
@@ -52,15 +51,6 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 			return out.Status(e.stdout, s)
 		},
 	}
-}
-
-// terminalArgs are the terminal ids for-terminal looks in: the arguments,
-// else this shell's innermost terminal (none outside any).
-func terminalArgs(c *cli.Context, e *env) []string {
-	if here := terminal.Detect(e.getenv); c.NArg() == 0 && len(here) > 0 {
-		return []string{here[0].ID}
-	}
-	return c.Args().Slice()
 }
 
 // noneFound is a search's error, or exit 1 in silence when it found

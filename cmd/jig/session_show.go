@@ -17,8 +17,7 @@ func sessionShowCommand(e *env) *cli.Command {
 			"ID is a session id, else a terminal id as for-terminal takes it (%3, t7).\n" +
 			"Without ID, the live session in the terminal this shell runs in (see jig terminal).\n" +
 			"Output as for for-terminal. Exit 1 when there is no such session.\n\n" +
-			"example: jig session show 0190a --format '{{.state}} {{percent .context.percent}}'\n" +
-			"example: jig session show %3",
+			"example: jig session show 0190a --format '{{.state}} {{percent .context.percent}}'",
 		Flags: docFlags("the status file"),
 		Action: func(c *cli.Context) error {
 			id, err := sessionArg(c)
