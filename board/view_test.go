@@ -206,3 +206,31 @@ func TestViewNamesAToolTheFileDoesNot(t *testing.T) {
 		t.Errorf("enter asks to turn the named tool off: %+v", a)
 	}
 }
+
+// FuzzKeys: whatever bytes a terminal sends, the reader and the view take
+// them without a panic, each key a name the view knows or one character,
+// and a flush leaves nothing waiting.
+func FuzzKeys(f *testing.F) {
+	f.Add([]byte("j\x1b[A\x1b\x1bq/ab\x7f\r?x+Bash\r"))
+	f.Add([]byte("\x1b[1;5;7;9;11;13;15;17A\xe2\x82"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var r keyReader
+		v := View{Colour: true}
+		v.SetRows([]Row{{Host: "h", Session: "a", Project: "p", Attention: "question", Tools: []ToolName{{Name: "bash"}}},
+			{Host: "h", Session: "b", State: "idle"}})
+		for _, b := range in {
+			keys := r.next(b)
+			if len(in)%2 == 0 { // as though each byte came alone, the timer between
+				keys = append(keys, r.flush()...)
+			}
+			for _, k := range keys {
+				v.Key(k)
+			}
+		}
+		r.flush()
+		if r.pending() {
+			t.Fatal("a flush leaves an Esc waiting")
+		}
+		v.Lines(40, 10, time.Now())
+	})
+}

@@ -2,6 +2,7 @@ package cmdline
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,4 +34,36 @@ func TestRemoteCommandRoundTrips(t *testing.T) {
 	if got, _ := FromRemote([]string{"jig", "board"}); !slices.Equal(got, []string{"jig", "board"}) {
 		t.Errorf("other command lines as they are: %q", got)
 	}
+}
+
+// FuzzRemoteCommand: whatever the words, the command line sent holds only
+// characters every shell takes literally, and the remote jig reads back
+// the same words.
+func FuzzRemoteCommand(f *testing.F) {
+	f.Add("board", "--jump", `we\'ird'; touch x`)
+	f.Add("session", "list", "--json")
+	f.Add("", "$(id)", "\x00")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		args := []string{a, b, c}
+		cmd := RemoteCommand(args...)
+		words := strings.Fields(cmd)
+		for _, w := range words[1:] {
+			if strings.Trim(w, plainChars) != "" {
+				t.Fatalf("%q: a word a shell may read otherwise: %q", args, w)
+			}
+		}
+		if words[1] != RemoteArgs {
+			if !slices.Equal(words[1:], args) {
+				t.Fatalf("%q sent plain as %q", args, cmd)
+			}
+			return
+		}
+		got, err := FromRemote(words)
+		if slices.ContainsFunc(args, func(s string) bool { return strings.ContainsRune(s, 0) }) {
+			return // an argument never holds a NUL: argv cannot
+		}
+		if err != nil || !slices.Equal(got[1:], args) {
+			t.Fatalf("%q came back as %q, %v", args, got, err)
+		}
+	})
 }
