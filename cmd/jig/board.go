@@ -17,10 +17,10 @@ func boardCommand(e *env) *cli.Command {
 		Name:  "board",
 		Usage: "every live agent session, here and on other machines, attention first: jump to one, steer it",
 		UsageText: "jig board [--host HOST ...] [--once | --json | --jq EXPR] [--jump ID]\n\n" +
-			"On a terminal a full-screen view (in colour unless NO_COLOR) that redraws when a session's file\n" +
-			"changes: ↑/↓ j/k move, n the next that waits, Enter jumps to its pane, t turns one of its tools\n" +
-			"off or on, r asks it to reload when idle, / filters, ? the keys, q quits. --once prints the rows and exits;\n" +
-			"--json (and --jq) print them as JSON. Other machines are asked over\n" +
+			"On a terminal a full-screen view (in colour unless NO_COLOR) that redraws when a session's\n" +
+			"file changes: ↑/↓ j/k move, n the next that waits, Enter jumps to its pane, t turns a tool\n" +
+			"off or on, r asks a reload when idle, / filters, ? the keys, q quits. --once prints the rows\n" +
+			"and exits; --json (and --jq) print them as JSON. Other machines are asked over\n" +
 			"${JIG_SSH:-ssh} with `jig session list --json`; a host slower than 2 s shows as such.\n\n" +
 			"example: jig board --host devbox --once\n" +
 			"example: jig board --jump 7f3c    # the one session whose id starts with 7f3c",
