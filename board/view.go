@@ -41,6 +41,7 @@ type View struct {
 	menu      bool
 	menuAt    int
 	naming    *string // a tool's name being typed in the menu (+): one the file does not name
+	top       int     // the first row shown when they do not all fit
 	help      bool
 	filtering bool
 	filter    string
@@ -94,6 +95,9 @@ func (v *View) refilter() {
 // matches reports whether the filter (words, each to be found, any case)
 // is in the row's project, state, agent, model, host, branch or id.
 func matches(r Row, filter string) bool {
+	if strings.TrimSpace(filter) == "" {
+		return true
+	}
 	text := strings.ToLower(strings.Join([]string{r.Project, stateWord(r), r.Agent, r.Model, r.Host, r.Branch, r.Session}, " "))
 	for _, w := range strings.Fields(strings.ToLower(filter)) {
 		if !strings.Contains(text, w) {
@@ -320,12 +324,26 @@ var emptyHelp = []string{
 
 // Lines is the screen: a title, the rows with the selected one marked, the
 // tool menu or the keys when open, and the message line, every string
-// cleaned.
+// cleaned. Where the rows do not all fit in height (0: no limit) it shows
+// the ones around the selection, and says how many more there are.
 func (v *View) Lines(width, height int, now time.Time) []string {
+	var below []string
+	switch {
+	case v.help:
+		below = append(below, "")
+		for _, l := range keysHelp {
+			below = append(below, "  "+l)
+		}
+	case v.menu:
+		below = v.menuLines()
+	}
+	if v.message != "" {
+		below = append(below, "", render.Clean(v.message))
+	}
 	out := []string{v.style(render.Clean(v.title()), "1"), ""}
-	table := Lines(v.rows, max(width-2, 0), now)
-	sel := v.index()
-	for i, l := range table {
+	rows, first := v.visible(height, len(out)+1+len(below)) // and the header
+	sel := v.index() - first
+	for i, l := range Lines(rows, max(width-2, 0), now) {
 		if i == 0 {
 			out = append(out, "  "+l)
 			continue
@@ -334,7 +352,10 @@ func (v *View) Lines(width, height int, now time.Time) []string {
 		if i-1 == sel {
 			mark = "› "
 		}
-		out = append(out, v.rowStyle(v.rows[i-1], i-1 == sel, mark+l, width))
+		out = append(out, v.rowStyle(rows[i-1], i-1 == sel, mark+l, width))
+	}
+	if more := len(v.rows) - len(rows); more > 0 {
+		out = append(out, fmt.Sprintf("  … %d more (↑↓ scrolls, / filters)", more))
 	}
 	switch {
 	case len(v.all) == 0:
@@ -342,19 +363,20 @@ func (v *View) Lines(width, height int, now time.Time) []string {
 	case len(v.rows) == 0:
 		out = append(out, "  no session matches "+render.Clean(v.filter))
 	}
-	switch {
-	case v.help:
-		out = append(out, "")
-		for _, l := range keysHelp {
-			out = append(out, "  "+l)
-		}
-	case v.menu:
-		out = append(out, v.menuLines()...)
+	return append(out, below...)
+}
+
+// visible is the rows that fit in height lines when used are taken
+// (height 0: no limit), around the selection: the window moves only when
+// the selection leaves it. It returns the first's index too.
+func (v *View) visible(height, used int) ([]Row, int) {
+	if height <= 0 || len(v.rows) == 0 || len(v.rows) <= height-used {
+		return v.rows, 0
 	}
-	if v.message != "" {
-		out = append(out, "", render.Clean(v.message))
-	}
-	return out
+	n := max(height-used-1, 1) // a line says how many more
+	sel := max(v.index(), 0)
+	v.top = min(max(v.top, sel-n+1), sel, max(len(v.rows)-n, 0))
+	return v.rows[v.top : v.top+n], v.top
 }
 
 func (v *View) title() string {

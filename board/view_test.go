@@ -1,6 +1,7 @@
 package board
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -233,4 +234,41 @@ func FuzzKeys(f *testing.F) {
 		}
 		v.Lines(40, 10, time.Now())
 	})
+}
+
+func TestViewScrollsToTheSelection(t *testing.T) {
+	var v View
+	var rows []Row
+	for i := range 30 {
+		rows = append(rows, Row{Host: "h", Session: fmt.Sprintf("s%02d", i), Project: fmt.Sprintf("p%02d", i), State: "idle"})
+	}
+	v.SetRows(rows)
+	shown := func() string { return strings.Join(v.Lines(80, 12, time.Now()), "\n") }
+	if s := shown(); !strings.Contains(s, "› ○  p00") || strings.Contains(s, "p20") || !strings.Contains(s, "more (↑↓ scrolls") {
+		t.Fatalf("the top, and how many more:\n%s", s)
+	}
+	if n := len(v.Lines(80, 12, time.Now())); n > 12 {
+		t.Errorf("%d lines in 12", n)
+	}
+	for range 20 {
+		v.Key("j")
+	}
+	if s := shown(); !strings.Contains(s, "› ○  p20") || strings.Contains(s, "p00") {
+		t.Errorf("the window follows the selection down:\n%s", s)
+	}
+	v.Key("k")
+	if s := shown(); !strings.Contains(s, "› ○  p19") || !strings.Contains(s, "p20") {
+		t.Errorf("and stays while it is inside:\n%s", s)
+	}
+	v.Key("g")
+	if s := shown(); !strings.Contains(s, "› ○  p00") {
+		t.Errorf("g goes back to the top:\n%s", s)
+	}
+	if got := len(v.Lines(80, 0, time.Now())); got != 33 {
+		t.Errorf("no height limit: every row, %d lines", got)
+	}
+	var empty View
+	if len(empty.Lines(80, 1, time.Now())) == 0 {
+		t.Error("no rows, a tiny screen")
+	}
 }
