@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -157,15 +159,15 @@ func TestLiveDemosAreSessionsOfTheirOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[int]map[string]string{} // agent → what its steps said
-	steps := 0
+	var steps atomic.Int64              // pause runs beside each, which LoopAll runs one at a time
 	stop := errors.New("enough")
 	err = LoopAll(demos, func() error {
-		if steps > 60 {
+		if steps.Load() > 60 {
 			return stop
 		}
 		return nil
 	}, func(k int, st Step) error {
-		steps++
+		steps.Add(1)
 		if seen[k] == nil {
 			seen[k] = map[string]string{}
 		}
@@ -214,16 +216,22 @@ func TestLiveDemosShowWhatTheBoardIsFor(t *testing.T) {
 		}
 	}
 	stop := errors.New("enough")
+	var mu sync.Mutex // pause runs beside each, which LoopAll runs one at a time
 	var asked, answered bool
 	waits := map[int]bool{}
 	deadline := time.Now().Add(time.Minute)
 	err = LoopAll(demos, func() error {
-		if asked && answered && waits[1] || time.Now().After(deadline) {
+		mu.Lock()
+		done := asked && answered && waits[1]
+		mu.Unlock()
+		if done || time.Now().After(deadline) {
 			return stop
 		}
 		time.Sleep(5 * time.Millisecond)
 		return nil
 	}, func(k int, st Step) error {
+		mu.Lock()
+		defer mu.Unlock()
 		if st.Status.Attention != nil {
 			waits[k] = waits[k] || st.Status.Attention.Kind == status.AttentionPermission && st.Status.Attention.Tool == "bash"
 		}
