@@ -246,11 +246,12 @@ func detailTools(field []byte) []byte {
 	return append([]byte(`"contextDetail": {"tools": `), append(v[:end:end], '}')...)
 }
 
-// recentTools is the recent calls' field in jig's layout with each call's
-// tool alone, the one thing the board reads of them.
+// recentTools is the recent calls' field in jig's layout with each tool
+// once, newest first: the one thing the board reads of them.
 func recentTools(field []byte) []byte {
 	key := []byte("\n      \"tool\": ")
 	out := append(make([]byte, 0, 256), `"recent": [`...)
+	var seen [][]byte
 	for rest := field; ; {
 		i := bytes.Index(rest, key)
 		if i < 0 {
@@ -258,10 +259,14 @@ func recentTools(field []byte) []byte {
 		}
 		rest = rest[i+len(key):]
 		value, _, _ := bytes.Cut(rest, []byte("\n"))
-		if len(out) > len(`"recent": [`) {
+		value = bytes.TrimSuffix(value, []byte(","))
+		if slices.ContainsFunc(seen, func(s []byte) bool { return bytes.Equal(s, value) }) {
+			continue
+		}
+		if seen = append(seen, value); len(seen) > 1 {
 			out = append(out, ',')
 		}
-		out = append(append(append(out, `{"tool": `...), bytes.TrimSuffix(value, []byte(","))...), '}')
+		out = append(append(append(out, `{"tool": `...), value...), '}')
 	}
 	return append(out, ']')
 }
