@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
@@ -28,12 +26,7 @@ func sessionShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			_, s, err := e.resolve(status.Target{Session: id}, "a session ID")
-			if id != "" && errors.Is(err, status.ErrNotFound) {
-				if _, t, terr := e.resolve(status.Target{Terminal: id}, ""); terr == nil {
-					s, err = t, nil // no session by that id: the one in that terminal
-				}
-			}
+			_, s, err := e.resolve(status.Target{Session: id, OrTerminal: true}, "a session ID")
 			if err != nil {
 				return err
 			}
