@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"jig/agents"
 	"jig/render"
 	"jig/status"
 	"jig/transcript"
@@ -161,17 +162,11 @@ func Project(s *status.Status) string {
 	return render.Clean(filepath.Base(s.CWD))
 }
 
-// agentNames are the agents as a sentence names them.
-var agentNames = map[string]string{status.AgentPi: "Pi", status.AgentClaude: "Claude Code", status.AgentCodex: "Codex"}
-
 // Line is the event in one cleaned line that names the project and what
 // waits: "shop: Bash waits for approval", "SHOP-142: Claude Code is idle".
 func (ev Event) Line() string {
 	s := ev.Status
-	who, ok := agentNames[s.Agent]
-	if !ok {
-		who = "the agent"
-	}
+	who := agents.Label(s.Agent)
 	var what string
 	switch ev.Kind {
 	case Attention:

@@ -12,8 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"jig/pi/transcript"
 	"jig/status"
-	"jig/transcript"
+	base "jig/transcript"
 )
 
 // Sessions finds Pi's session files: the folder Pi keeps them in, and jig's
@@ -124,7 +125,7 @@ func (s *Sessions) Find(arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return transcript.MatchID(arg, s.Dir, infos, func(in *transcript.Info) (string, string) { return in.ID, in.File })
+	return base.MatchID(arg, s.Dir, infos, func(in *transcript.Info) (string, string) { return in.ID, in.File })
 }
 
 // Remember adds one session (a fork just written) to the cache.
@@ -251,7 +252,7 @@ func Rows(infos []*transcript.Info) []Row {
 // the file), a leaf that is no entry of it status.ErrNotFound.
 func Derive(file, leaf, home string) (*transcript.Derived, *transcript.Reader, error) {
 	if leaf != "" {
-		d, r, err := transcript.DeriveBranch(file, leaf, home, transcript.NewRepoFinder().Repo)
+		d, r, err := transcript.DeriveBranch(file, leaf, home, base.NewRepoFinder().Repo)
 		return d, r, branchError(file, err)
 	}
 	r := transcript.NewReader(file)
@@ -259,7 +260,7 @@ func Derive(file, leaf, home string) (*transcript.Derived, *transcript.Reader, e
 	if err := r.UpdateSession(); err != nil {
 		return nil, nil, status.Mark(status.ErrBadInput, err)
 	}
-	return r.Derive(transcript.NewRepoFinder().Repo), r, nil
+	return r.Derive(base.NewRepoFinder().Repo), r, nil
 }
 
 // Shown is what `jig pi show` says of a session: what its transcript

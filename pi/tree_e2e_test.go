@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"jig/internal/scriptedmodel"
+	"jig/pi/transcript"
 	"jig/status"
-	"jig/transcript"
 )
 
 // TestPiTreeForkEndToEnd makes a session with two branches with the real

@@ -9,8 +9,8 @@ import (
 	"jig/status"
 )
 
-// FilePos is where an incremental reader of an agent's JSONL file (Claude's
-// transcript, Codex's rollout) stands: the file's identity, how far it has
+// FilePos is where an incremental reader of an agent's JSONL file (as
+// claude/transcript's and codex/rollout's) stands: the file's identity, how far it has
 // read, and a hash of the bytes just before that, so a file replaced or
 // rewritten before the cursor is noticed. A hash, never the bytes: a cursor
 // holds no values. The readers save it in their cursors as it is.

@@ -9,8 +9,8 @@ import (
 )
 
 // ShownName is a tool's name as the recent list shows it: an MCP tool
-// (mcp__server__tool) as server/tool. Claude Code and Codex name MCP tools
-// alike.
+// (mcp__server__tool) as server/tool, as the agents that name MCP tools
+// so (Claude Code, Codex) do.
 func ShownName(tool string) string {
 	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
 		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
@@ -20,7 +20,7 @@ func ShownName(tool string) string {
 	return tool
 }
 
-// CursorHead opens the cursor of the Claude and Codex readers: whose it
+// CursorHead opens the cursor of an agent's reader: whose it
 // is (the cursors folder holds every agent's), the format of what follows,
 // and the file it reads.
 type CursorHead struct {
@@ -41,7 +41,7 @@ func (h CursorHead) Check(kind string, format int, path, agent string) error {
 	return nil
 }
 
-// ReadWhole reads a Claude Code or Codex transcript whole, for a show
+// ReadWhole reads an agent's transcript whole, for a show
 // command: a file it cannot read, or one that names no session (none says
 // what it lacks), is bad input.
 func ReadWhole(r interface {

@@ -5,14 +5,17 @@ import (
 	"io"
 )
 
+// chunk is what one read of Lines takes at most, unless a line needs more.
+const chunk = 256 << 10
+
 // Lines reads the complete lines of f from offset on, chunk by chunk into
 // buf (grown while a line needs it), and calls line with each (without its
 // newline) and its offset in the file. A line longer than limit is skipped
 // unread and said with tooLong. A last line without its newline is left:
 // the agent may be writing it. It returns the offset after the last
 // complete line taken (where the next read starts), and the buffer to keep
-// for it (nil after a huge line). Both transcript readers, Pi's and
-// Claude's, read this way.
+// for it (nil after a huge line). The agents' incremental readers read
+// this way.
 func Lines(f io.ReaderAt, offset, size int64, buf []byte, limit int,
 	line func(b []byte, off int64) error, tooLong func(off int64)) (int64, []byte, error) {
 	// an update after an append reads a few KB: size the buffer to it

@@ -8,8 +8,8 @@ import (
 )
 
 // MatchID is the file of the session whose id is arg, else of the one
-// session whose id starts with it: how both agents' readers (`jig pi show
-// ID`, `jig claude show ID`) find a transcript among those listed in
+// session whose id starts with it: how every agent's show (`jig pi show
+// ID`, `jig claude show ID`, …) finds a transcript among those listed in
 // folder. Finding none, or more than one, is status.ErrNotFound.
 func MatchID[T any](arg, folder string, list []T, idFile func(T) (id, file string)) (string, error) {
 	var found []string

@@ -8,8 +8,8 @@ import (
 	"jig/status"
 )
 
-// Written is a file a successful write or edit touched, as the Claude and
-// Codex readers keep it by path: created by the call (or an earlier one),
+// Written is a file a successful write or edit touched, as an agent's
+// reader keeps it by path: created by the call (or an earlier one),
 // and when, in unix ms.
 type Written struct {
 	Created bool  `json:"created"`

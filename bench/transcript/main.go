@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"jig/internal/fixtures"
-	"jig/transcript"
+	"jig/pi/transcript"
 )
 
 func main() {

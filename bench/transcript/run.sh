@@ -3,7 +3,7 @@
 # JSON.parse each line) on the same files, and prints a Markdown table with
 # the ratios. Usage: bench/transcript/run.sh
 # The transcripts it starts from are the project's long recording
-# (transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz), or, when
+# (pi/transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz), or, when
 # JIG_PI_SESSIONS names a folder, every *.jsonl in it (the real ones).
 # Needs Go and Node; NODE may name the node binary.
 set -eu

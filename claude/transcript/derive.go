@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"jig/status"
-	pi "jig/transcript"
+	base "jig/transcript"
 )
 
 // Derive is what has been read in the status file's terms, in the Pi
@@ -20,10 +20,10 @@ import (
 // cost-state entry, and only while no reply came after it: the transcript
 // has no prices, so a cost jig worked out itself could disagree with
 // Claude's; nil means not known yet.
-func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
+func (r *Reader) Derive(repo func(path string) *string) *base.Derived {
 	st := &r.st
-	d := &pi.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
-		Header:  pi.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
+	d := &base.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
+		Header:  base.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
 	d.Usage = status.Usage{Input: st.Totals.Input, Output: st.Totals.Output, CacheRead: st.Totals.CacheRead, CacheWrite: st.Totals.CacheWrite}
 	if st.Cost != nil && st.CostFresh {
@@ -42,9 +42,9 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 	}
 	for i := len(st.Calls) - 1; i >= 0; i-- {
 		c := st.Calls[i]
-		d.Recent = append(d.Recent, status.Call{At: pi.MsTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
+		d.Recent = append(d.Recent, status.Call{At: base.MsTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
 	}
-	d.Outputs = pi.WrittenOutputs(st.Outputs, repo)
+	d.Outputs = base.WrittenOutputs(st.Outputs, repo)
 	return d
 }
 

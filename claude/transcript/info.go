@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"jig/status"
-	pi "jig/transcript"
+	base "jig/transcript"
 )
 
 // headWindow is how much of a transcript Info reads: its first entries
@@ -16,7 +16,7 @@ const headWindow = 64 << 10
 
 // Info is what `jig claude sessions` lists: read from a transcript's head
 // and the file's size and time, never from the whole file.
-type Info = pi.Listed
+type Info = base.Listed
 
 // ReadInfo reads a transcript's head. A file whose head names no session
 // is not a Claude transcript: nil.

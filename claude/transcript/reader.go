@@ -26,7 +26,7 @@ import (
 	"syscall"
 
 	"jig/status"
-	pi "jig/transcript"
+	base "jig/transcript"
 )
 
 // Limits.
@@ -85,7 +85,7 @@ type pending struct {
 }
 
 // Output is a file a successful write or edit touched.
-type Output = pi.Written
+type Output = base.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
@@ -125,7 +125,7 @@ type state struct {
 // or (Name set) a subagent's in the subagents folder.
 type file struct {
 	Name string `json:"name,omitempty"`
-	pi.FilePos
+	base.FilePos
 	Ended bool `json:"ended,omitempty"` // a subagent's: its latest entry is a reply that ends its turn
 }
 
@@ -253,7 +253,7 @@ func inode(fi os.FileInfo) uint64 {
 
 // updateFile reads on in one file from where fc stands.
 func (r *Reader) updateFile(fc *file, path string, sub bool) error {
-	f, size, dev, ino, err := pi.OpenFollowed(path)
+	f, size, dev, ino, err := base.OpenFollowed(path)
 	if err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func (r *Reader) updateFile(fc *file, path string, sub bool) error {
 		return nil // nothing new: the hook's usual case
 	}
 	r.cur = fc
-	fc.Offset, r.buf, err = pi.Lines(f, fc.Offset, size, r.buf, lineLimit,
+	fc.Offset, r.buf, err = base.Lines(f, fc.Offset, size, r.buf, lineLimit,
 		func(b []byte, _ int64) error {
 			r.line(b, sub)
 			return nil
@@ -390,7 +390,7 @@ func (r *Reader) line(b []byte, sub bool) {
 	}
 	if sub || e.AgentID != "" {
 		e.IsSidechain = true // a subagent's entry, wherever it is
-	} else if at := pi.MsOf(e.Timestamp); at > r.st.MainAt {
+	} else if at := base.MsOf(e.Timestamp); at > r.st.MainAt {
 		r.st.MainAt = at
 	}
 	switch {
@@ -496,7 +496,7 @@ func (r *Reader) assistant(e *entry, sub bool) {
 	if m == nil {
 		return
 	}
-	at := pi.MsOf(e.Timestamp)
+	at := base.MsOf(e.Timestamp)
 	ends := m.StopReason != "" && m.StopReason != "tool_use"
 	switch {
 	case sub:
@@ -556,7 +556,7 @@ func (r *Reader) assistant(e *entry, sub bool) {
 		if e.IsSidechain {
 			action = subagentAction(action)
 		}
-		r.addCall(Call{ID: bl.ID, Tool: pi.ShownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
+		r.addCall(Call{ID: bl.ID, Tool: base.ShownName(bl.Name), Action: action, Outcome: status.Pending, At: at})
 	}
 }
 
@@ -634,7 +634,7 @@ func (r *Reader) user(e *entry, sub bool) {
 	if json.Unmarshal(e.Message.Content, &blocks) != nil {
 		return // a prompt
 	}
-	at := pi.MsOf(e.Timestamp)
+	at := base.MsOf(e.Timestamp)
 	for _, bl := range blocks {
 		if bl.Type != "tool_result" || bl.ToolUseID == "" {
 			continue
@@ -710,7 +710,7 @@ const cursorFormat = 3
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	pi.CursorHead
+	base.CursorHead
 	file
 	Subagents []file `json:"subagents"`
 	State     state  `json:"state"`
@@ -721,7 +721,7 @@ const cursorKind = "claude" // the cursors folder also holds Pi's
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, file: r.main, Subagents: r.subs, State: r.st})
+	return json.Marshal(cursor{CursorHead: base.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, file: r.main, Subagents: r.subs, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A

@@ -195,7 +195,7 @@ func claudeShowCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				return writeIndented(e.stdout, shown)
 			}
-			render.ClaudeShow(e.stdout, shown.Derived, shown.Offered, shown.Deferred)
+			shown.Print(e.stdout)
 			return nil
 		},
 	}

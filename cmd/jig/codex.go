@@ -9,7 +9,6 @@ import (
 	"jig/claude"
 	"jig/codex"
 	"jig/codex/rollout"
-	"jig/render"
 	"jig/status"
 	"jig/transcript"
 )
@@ -112,7 +111,7 @@ func codexShowCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				return writeIndented(e.stdout, shown)
 			}
-			render.CodexShow(e.stdout, shown.Derived, shown.Window, shown.Called)
+			shown.Print(e.stdout)
 			return nil
 		},
 	}

@@ -8,9 +8,9 @@ import (
 
 	"jig/cmdline"
 	"jig/herdr/herdr1"
+	"jig/pi/transcript"
 	"jig/render"
 	"jig/status"
-	"jig/transcript"
 )
 
 // Exit codes, the same for every command; README.md lists them.

@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/pi"
-	"jig/render"
 )
 
 // piCommand groups what jig does with Pi itself; each subcommand lives
@@ -52,7 +51,7 @@ func piSessionsCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				writeIndented(e.stdout, rows)
 			} else if len(rows) > 0 {
-				render.PiSessions(e.stdout, rows)
+				pi.PrintSessions(e.stdout, rows)
 			}
 			if len(rows) == 0 {
 				return silent(exitNone)
@@ -111,7 +110,7 @@ func piShowCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				return writeIndented(e.stdout, sh)
 			}
-			render.PiShow(e.stdout, sh.Derived, sh.Lineage)
+			sh.Print(e.stdout)
 			return nil
 		},
 	}

@@ -4,9 +4,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/pi"
+	"jig/pi/transcript"
 	"jig/render"
 	"jig/status"
-	"jig/transcript"
 )
 
 // promptWords is how much of a branch's last prompt jig pi tree shows.
@@ -42,7 +42,7 @@ func piTreeCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				return writeIndented(e.stdout, t)
 			}
-			render.PiTree(e.stdout, t)
+			pi.PrintTree(e.stdout, t)
 			return nil
 		},
 	}

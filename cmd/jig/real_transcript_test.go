@@ -15,7 +15,7 @@ import (
 	"jig/status"
 )
 
-// counted is what transcript/testdata/count.py says of a transcript: how
+// counted is what pi/transcript/testdata/count.py says of a transcript: how
 // many outputs and recent calls it has.
 func counted(t *testing.T, name string) (outputs, recent int) {
 	t.Helper()

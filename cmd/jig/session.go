@@ -9,6 +9,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
+	pitranscript "jig/pi/transcript"
 	"jig/status"
 	"jig/writer"
 )
@@ -50,7 +51,7 @@ func sessionWriteCommand(e *env) *cli.Command {
 			var file string
 			if c.String("transcript") != "" && !c.Bool("end") {
 				var err error
-				if file, id, err = writer.PiSession(c.String("transcript"), id); err != nil {
+				if file, id, err = pitranscript.Session(c.String("transcript"), id); err != nil {
 					return err
 				}
 			}
@@ -92,7 +93,7 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: agentDir(e.getenv), Live: live,
 		KeepSaid: true, Ticket: &writer.Ticket{Warn: func(p error) { problems = append(problems, p) }}}
 	if file != "" {
-		u.Transcript = writer.PiTranscript(file, e.getenv("HOME"))
+		u.Transcript = pitranscript.NewSource(file, e.getenv("HOME"))
 	}
 	_, err = w.Write(u)
 	for _, p := range problems { // after the lock is let go: stderr may block

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"jig/status"
-	pi "jig/transcript"
+	"jig/transcript"
 )
 
 // Derive is what has been read in the status file's terms, in the Pi
@@ -14,10 +14,10 @@ import (
 // Usage is Codex's own session total (total_token_usage): input without
 // the cached and cache-write tokens, which are cacheRead and cacheWrite.
 // Cost is never worked out: the rollout has no prices.
-func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
+func (r *Reader) Derive(repo func(path string) *string) *transcript.Derived {
 	st := &r.st
-	d := &pi.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
-		Header:  pi.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
+	d := &transcript.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
+		Header:  transcript.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
 	if t := st.Totals; t != nil {
 		d.Usage = status.Usage{Input: max(0, t.Input-t.Cached-t.CacheWrite), Output: t.Output, CacheRead: t.Cached, CacheWrite: t.CacheWrite}
@@ -31,10 +31,10 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 	}
 	for i := len(st.Calls) - 1; i >= 0; i-- {
 		c := st.Calls[i]
-		d.Recent = append(d.Recent, status.Call{At: pi.MsTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
+		d.Recent = append(d.Recent, status.Call{At: transcript.MsTime(c.At), Tool: c.Tool, Action: c.Action, Outcome: c.Outcome})
 		d.RecentIDs = append(d.RecentIDs, c.ID)
 	}
-	d.Outputs = pi.WrittenOutputs(st.Outputs, repo)
+	d.Outputs = transcript.WrittenOutputs(st.Outputs, repo)
 	return d
 }
 

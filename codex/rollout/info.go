@@ -6,7 +6,7 @@ import (
 	"os"
 	"syscall"
 
-	pi "jig/transcript"
+	"jig/transcript"
 )
 
 // headWindow is how much of a rollout Info reads: its first line,
@@ -16,7 +16,7 @@ const headWindow = 64 << 10
 
 // Info is what `jig codex sessions` lists: read from a rollout's first
 // line and the file's size and time, never from the whole file.
-type Info = pi.Listed
+type Info = transcript.Listed
 
 // ReadInfo reads a rollout's head, without blocking and from a regular
 // file only. A file whose first line is not a session_meta naming a

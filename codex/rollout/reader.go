@@ -19,7 +19,7 @@ import (
 	"slices"
 
 	"jig/status"
-	pi "jig/transcript"
+	"jig/transcript"
 )
 
 // Limits.
@@ -49,7 +49,7 @@ type Call struct {
 }
 
 // Output is a file a successful change touched.
-type Output = pi.Written
+type Output = transcript.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
@@ -80,7 +80,7 @@ type state struct {
 // Reader reads one rollout incrementally. It is not safe for concurrent use.
 type Reader struct {
 	path string
-	pos  pi.FilePos
+	pos  transcript.FilePos
 	size int64
 	st   state
 	buf  []byte
@@ -111,7 +111,7 @@ func (r *Reader) Offset() int64 { return r.pos.Offset }
 // that was replaced, shrank or changed before the cursor is read again
 // from the start.
 func (r *Reader) Update() error {
-	f, size, dev, ino, err := pi.OpenFollowed(r.path)
+	f, size, dev, ino, err := transcript.OpenFollowed(r.path)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (r *Reader) Update() error {
 	if r.size == r.pos.Offset {
 		return nil // nothing new: the hook's usual case
 	}
-	r.pos.Offset, r.buf, err = pi.Lines(f, r.pos.Offset, r.size, r.buf, lineLimit,
+	r.pos.Offset, r.buf, err = transcript.Lines(f, r.pos.Offset, r.size, r.buf, lineLimit,
 		func(b []byte, _ int64) error {
 			r.line(b)
 			return nil
@@ -144,7 +144,7 @@ func Current(path string, cursorData []byte) bool {
 	if !ok || c.Path != path || c.Offset <= 0 {
 		return false
 	}
-	f, size, dev, ino, err := pi.OpenFollowed(path)
+	f, size, dev, ino, err := transcript.OpenFollowed(path)
 	if err != nil {
 		return false
 	}
@@ -329,7 +329,7 @@ var blockedOutputs = []marker{{[]byte(`"output"`),
 	[][]byte{[]byte(`"Command blocked by PreToolUse hook: `), []byte(`"Tool call blocked by PreToolUse hook: `)}}}
 
 func (r *Reader) entry(e *entry, raw []byte) error {
-	at := pi.MsOf(e.Timestamp)
+	at := transcript.MsOf(e.Timestamp)
 	switch e.Type {
 	case "session_meta":
 		var p sessionMeta
@@ -484,7 +484,7 @@ func (r *Reader) responseItem(p *responseItem, blocked bool, at int64) {
 		if !slices.Contains(r.st.Called, name) && len(r.st.Called) < maxNames {
 			r.st.Called = append(r.st.Called, name)
 		}
-		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: pi.ShownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
+		r.st.Calls = append(r.st.Calls, Call{ID: p.CallID, Tool: transcript.ShownName(name), Action: actionOf(name), Outcome: status.Pending, At: at})
 		if len(r.st.Calls) > status.MaxRecent {
 			r.st.Calls = append(r.st.Calls[:0], r.st.Calls[len(r.st.Calls)-status.MaxRecent:]...)
 		}
@@ -570,8 +570,8 @@ const cursorFormat = 1
 
 // cursor is where a Reader stopped and what it knew then.
 type cursor struct {
-	pi.CursorHead
-	pi.FilePos
+	transcript.CursorHead
+	transcript.FilePos
 	State state `json:"state"`
 }
 
@@ -580,7 +580,7 @@ const cursorKind = "codex" // the cursors folder also holds Pi's and Claude's
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos, State: r.st})
+	return json.Marshal(cursor{CursorHead: transcript.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos, State: r.st})
 }
 
 // RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A

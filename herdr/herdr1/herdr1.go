@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"jig/agents"
 	"jig/panel"
 	"jig/render"
 	"jig/status"
@@ -365,18 +366,11 @@ func Reports(p Pane, s *status.Status, now time.Time) [][]string {
 }
 
 // AgentLabel is Herdr's label for the agent a status names (Herdr's
-// src/detect/mod.rs agent_label): pi, claude, codex; "" for one jig cannot
-// name to Herdr.
+// src/detect/mod.rs agent_label), as the agent registered it; "" for one
+// jig cannot name to Herdr.
 func AgentLabel(agent string) string {
-	switch agent {
-	case status.AgentPi:
-		return "pi"
-	case status.AgentClaude:
-		return "claude"
-	case status.AgentCodex:
-		return "codex"
-	}
-	return ""
+	a, _ := agents.Lookup(agent)
+	return a.Herdr
 }
 
 // AgentState is the session's state as Herdr's report-agent takes it.

@@ -143,6 +143,7 @@ func TestReports(t *testing.T) {
 			"report-metadata report-agent",
 			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "pi", "--state", "idle", "--seq", "1893456000000000005"}},
 		{"unknown agent", p, &status.Status{State: status.Busy, UpdatedAt: at}, "report-metadata", nil},
+		{"registered without a Herdr label", p, &status.Status{Agent: "t-unnamed", State: status.Busy, UpdatedAt: at}, "report-metadata", nil},
 		{"ended, agent seen", Pane{PaneID: "w1:p8", Agent: "claude", Tokens: map[string]string{"jig_ctx": "1%"}}, nil,
 			"report-metadata release-agent", nil},
 		{"ended, no agent", Pane{PaneID: "w1:p8", Tokens: map[string]string{"jig_cost": "$1"}}, nil, "report-metadata", nil},

@@ -1,4 +1,4 @@
-// Command record re-makes the transcripts in transcript/testdata/recorded:
+// Command record re-makes the transcripts in pi/transcript/testdata/recorded:
 // it runs the real Pi (each version .ci/provision installs) in RPC mode
 // against the scripted model on 127.0.0.1, with prompts, replies and files
 // written here, copies the session file Pi wrote, and has the independent
@@ -9,7 +9,7 @@
 //	go run ./internal/record            # every fixture
 //	go run ./internal/record -only long # just the long one
 //
-// transcript/testdata/README.md says what each fixture holds.
+// pi/transcript/testdata/README.md says what each fixture holds.
 package main
 
 import (
@@ -38,7 +38,7 @@ import (
 const longSize = 1536 << 10
 
 func main() {
-	out := flag.String("out", "transcript/testdata", "the testdata folder to write into")
+	out := flag.String("out", "pi/transcript/testdata", "the testdata folder to write into")
 	only := flag.String("only", "", "record one fixture: 0.73.1, 1.6.0 or long")
 	flag.Parse()
 	if _, err := os.Stat(filepath.Join(*out, "count.py")); err != nil {

@@ -24,10 +24,11 @@ import (
 	"time"
 
 	"jig/pi"
+	"jig/pi/transcript"
 	"jig/render"
 	"jig/request"
 	"jig/status"
-	"jig/transcript"
+	base "jig/transcript"
 	"jig/writer"
 )
 
@@ -190,7 +191,7 @@ type sessionState struct {
 	skills       []Skill
 	reader       *transcript.Reader  // the session's transcript, read incrementally
 	derived      *transcript.Derived // what reader said at the status being built
-	repos        *transcript.RepoFinder
+	repos        *base.RepoFinder
 	last         *status.Status // the last status built, for what only live knew
 	calls        []liveCall     // this process's calls, oldest first
 	callIndex    map[string]int
@@ -208,7 +209,7 @@ type sessionState struct {
 
 func newSessionState() sessionState {
 	return sessionState{live: []byte("{}"), callIndex: map[string]int{}, outputs: map[string]status.Output{},
-		repos: transcript.NewRepoFinder()}
+		repos: base.NewRepoFinder()}
 }
 
 // clone copies what handling a line changes in place (the other fields
@@ -674,13 +675,13 @@ type memoryTranscript struct{ b *Bridge }
 
 func (memoryTranscript) Resident() {}
 
-func (t memoryTranscript) Derive([]byte) (*transcript.Derived, []byte, error) {
+func (t memoryTranscript) Derive([]byte) (*base.Derived, []byte, error) {
 	// Pi writes the transcript lazily: until its first reply there is none.
 	if err := t.b.reader.Update(); err != nil {
 		return nil, nil, nil
 	}
 	t.b.derived = t.b.reader.Derive(t.b.repos.Repo)
-	return t.b.derived, nil, nil
+	return &t.b.derived.Derived, nil, nil
 }
 
 // edit is the bridge's part of the status, under the lock.

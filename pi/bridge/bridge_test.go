@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"jig/pi/transcript"
 	"jig/request"
 	"jig/status"
-	"jig/transcript"
 )
 
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"jig/transcript"
+	"jig/pi/transcript"
 )
 
 // Recorded is a session the project recorded itself: Pi 1.6.0 in its

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"jig/transcript"
+	"jig/pi/transcript"
 )
 
 // The shipped transcript, moved into a project and a time, still reads

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"jig/status"
+	base "jig/transcript"
 )
 
 // Tree is a session file's entries as Pi's tree: every branch end (leaf)
@@ -235,7 +236,7 @@ func (t *treeBuilder) tree(r *Reader, maxPrompt int) (*Tree, error) {
 		if n.children > 0 {
 			continue
 		}
-		lf := Leaf{ID: t.ids[i], At: msTime(n.at), Active: int32(i) == r.leaf, Depth: int(n.depth),
+		lf := Leaf{ID: t.ids[i], At: base.MsTime(n.at), Active: int32(i) == r.leaf, Depth: int(n.depth),
 			Usage: n.usage.status(), Summaries: []Summary{}}
 		if fork[i] >= 0 {
 			lf.From = t.ids[fork[i]]
@@ -253,7 +254,7 @@ func (t *treeBuilder) tree(r *Reader, maxPrompt int) (*Tree, error) {
 		}
 		for s := n.summary; s >= 0; s = t.summaries[s].prev {
 			ts := t.summaries[s]
-			lf.Summaries = append(lf.Summaries, Summary{ID: t.ids[ts.node], Type: ts.typ, At: msTime(t.nodes[ts.node].at)})
+			lf.Summaries = append(lf.Summaries, Summary{ID: t.ids[ts.node], Type: ts.typ, At: base.MsTime(t.nodes[ts.node].at)})
 		}
 		for a, b := 0, len(lf.Summaries)-1; a < b; a, b = a+1, b-1 {
 			lf.Summaries[a], lf.Summaries[b] = lf.Summaries[b], lf.Summaries[a]

@@ -1,13 +1,12 @@
 package transcript
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"jig/status"
+	base "jig/transcript"
 )
 
 // Call outcomes while reading.
@@ -45,33 +44,12 @@ func actionOf(tool string, tc *toolCall) uint8 {
 	return 0
 }
 
-// Derived is what a transcript says about its session, in the status
-// file's terms. Fields the transcript cannot know (the context window,
-// busy/idle, the tools) are left to the live agent.
+// Derived is what a Pi transcript says: the fields every agent's reader
+// fills, and Pi's own header and leaf.
 type Derived struct {
-	File    string `json:"file"`
-	Header  Header `json:"header"`
-	Entries int    `json:"entries"`
-	Leaf    string `json:"leaf"`
-	// Name is the latest session_info name, "" when none.
-	Name string `json:"name,omitempty"`
-	// Model is the branch's model: its latest model_change or assistant
-	// message (in Pi 1.x files the latest model_change wins), else the v1
-	// header's. Name is the id: the transcript has no display name.
-	Model *status.Model `json:"model"`
-	// Thinking is the branch's latest thinking_level_change, "off" without one.
-	Thinking string       `json:"thinking"`
-	Usage    status.Usage `json:"usage"`
-	// ContextTokens is Pi's estimate for the branch; nil after a
-	// compaction until the next assistant reply.
-	ContextTokens *int64          `json:"contextTokens"`
-	Outputs       []status.Output `json:"outputs"`
-	Recent        []status.Call   `json:"recent"`
-	// RecentIDs are the tool call ids of Recent, one each ("" when not
-	// known, as after a restored cursor); not part of the status file.
-	RecentIDs []string `json:"-"`
-	// Skipped counts the lines Pi would skip; Reader.BadLines names them.
-	Skipped int `json:"skipped"`
+	Header Header `json:"header"`
+	Leaf   string `json:"leaf"`
+	base.Derived
 }
 
 // BadLines are the skipped lines (the first 1000), for warnings.
@@ -81,8 +59,10 @@ func (r *Reader) BadLines() []BadLine { return append([]BadLine(nil), r.bad...) 
 // the git work tree holding a path (nil for none); a nil repo gives every
 // output a null repo. Derive costs the outputs and 15 calls, not the file.
 func (r *Reader) Derive(repo func(path string) *string) *Derived {
-	d := &Derived{File: r.path, Header: r.header, Entries: r.entries, Leaf: r.leafID, Name: r.name,
-		Thinking: "off", Skipped: r.badN, Outputs: []status.Output{}, Recent: []status.Call{}}
+	h := r.header
+	d := &Derived{Header: h, Leaf: r.leafID, Derived: base.Derived{File: r.path, Entries: r.entries, Name: r.name,
+		Header:   base.Header{ID: h.ID, Timestamp: h.Timestamp, CWD: h.CWD},
+		Thinking: "off", Skipped: r.badN, Outputs: []status.Output{}, Recent: []status.Call{}}}
 	t := r.totals
 	d.Usage = status.Usage{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite}
 	if t.Unpriced == 0 {
@@ -118,7 +98,7 @@ func (r *Reader) Derive(repo func(path string) *string) *Derived {
 	}
 	for c := n.calls; c >= 0 && len(d.Recent) < status.MaxRecent; c = r.calls[c].prev {
 		cl := r.calls[c]
-		d.Recent = append(d.Recent, status.Call{At: msTime(cl.at), Tool: r.strs[cl.tool],
+		d.Recent = append(d.Recent, status.Call{At: base.MsTime(cl.at), Tool: r.strs[cl.tool],
 			Action: actions[cl.action], Outcome: [...]string{status.Pending, status.OK, status.Error}[cl.outcome]})
 		d.RecentIDs = append(d.RecentIDs, cl.id)
 	}
@@ -130,7 +110,7 @@ func (r *Reader) Derive(repo func(path string) *string) *Derived {
 			if o.created {
 				a = status.Created
 			}
-			r.sorted = append(r.sorted, status.Output{Path: p, Action: a, At: msTime(o.at)})
+			r.sorted = append(r.sorted, status.Output{Path: p, Action: a, At: base.MsTime(o.at)})
 		}
 		slices.SortFunc(r.sorted, func(a, b status.Output) int {
 			if c := b.At.Compare(a.At); c != 0 {
@@ -162,13 +142,6 @@ func (r *Reader) Derive(repo func(path string) *string) *Derived {
 	return d
 }
 
-func msTime(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms).UTC()
-}
-
 // ResolvePath is Pi's reading of a tool's path argument: a leading '@' is
 // dropped, '~' is home (left as is when home is unknown), and a relative
 // path is relative to the session's cwd.
@@ -181,33 +154,4 @@ func ResolvePath(cwd, home, p string) string {
 		p = filepath.Join(cwd, p)
 	}
 	return filepath.Clean(p)
-}
-
-// RepoFinder finds the git work tree holding a path by looking for .git (a
-// folder, or a file in worktrees and submodules) in it and its parents. It
-// never runs git and remembers each folder's answer.
-type RepoFinder struct {
-	cache map[string]*string
-}
-
-func NewRepoFinder() *RepoFinder { return &RepoFinder{cache: map[string]*string{}} }
-
-// Repo returns the work tree's root, or nil.
-func (f *RepoFinder) Repo(path string) *string {
-	return f.dir(filepath.Dir(path))
-}
-
-func (f *RepoFinder) dir(d string) *string {
-	if r, ok := f.cache[d]; ok {
-		return r
-	}
-	var r *string
-	if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-		root := d
-		r = &root
-	} else if parent := filepath.Dir(d); parent != d {
-		r = f.dir(parent)
-	}
-	f.cache[d] = r
-	return r
 }

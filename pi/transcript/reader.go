@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"jig/status"
+	base "jig/transcript"
 )
 
 // Limits.
@@ -22,8 +23,7 @@ const (
 	HeaderWindow = 64 << 10 // the header must end within the first 64 KB
 	MaxLine      = 32 << 20 // a longer line is skipped unread (Pi would parse it)
 	maxBadKept   = 1000     // bad lines remembered for warnings (all are counted)
-	chunk        = 256 << 10
-	tailLen      = 64 // bytes before the cursor that must not change (hashed)
+	tailLen      = 64       // bytes before the cursor that must not change (hashed)
 )
 
 // ErrNotSession is returned for a file whose first JSON line is not a Pi
@@ -319,7 +319,7 @@ func (r *Reader) read(f *os.File) error {
 	r.file = f
 	defer func() { r.file = nil }()
 	var err error
-	r.offset, r.buf, err = Lines(f, r.offset, r.size, r.buf, lineLimit,
+	r.offset, r.buf, err = base.Lines(f, r.offset, r.size, r.buf, lineLimit,
 		func(b []byte, off int64) error {
 			r.lineNo++
 			return r.line(b, off)
@@ -592,15 +592,6 @@ func (r *Reader) result(m *message, at int64) {
 		}
 		r.outputsChanged = true
 	}
-}
-
-// MsOf is an ISO time in unix ms, 0 when it is not one.
-func MsOf(iso string) int64 {
-	t, err := time.Parse(time.RFC3339Nano, iso)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
 }
 
 // entryTime is the entry's ISO timestamp, else the message's unix ms.

@@ -1,0 +1,16 @@
+package notify
+
+import (
+	"jig/agents"
+	"jig/status"
+)
+
+// The agents these tests name, registered as cmd/jig registers the real
+// ones: this package knows agents only through jig/agents.
+func init() {
+	agents.MustRegister(
+		agents.Agent{ID: status.AgentPi, Label: "Pi", Herdr: "pi"},
+		agents.Agent{ID: status.AgentClaude, Label: "Claude Code", Herdr: "claude"},
+		agents.Agent{ID: status.AgentCodex, Label: "Codex", Herdr: "codex"},
+	)
+}
