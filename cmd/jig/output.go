@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -39,8 +40,11 @@ func presetFlags() []cli.Flag {
 // printer is how the command prints: its output flags laid over what the
 // command itself decides in o (Summary, Lines).
 func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) {
-	o.JSON, o.JQ, o.Format, o.Preset, o.Shell = c.Bool("json"), given(c, "jq"), given(c, "format"), given(c, "preset"), given(c, "shell")
-	if c.IsSet("max-width") {
+	// The flags given, once: c.IsSet of a flag not given matches every
+	// flag's names through a regexp.
+	set := c.LocalFlagNames()
+	o.JSON, o.JQ, o.Format, o.Preset, o.Shell = c.Bool("json"), given(c, set, "jq"), given(c, set, "format"), given(c, set, "preset"), given(c, set, "shell")
+	if slices.Contains(set, "max-width") {
 		n := c.Int("max-width")
 		o.MaxWidth = &n
 	}
@@ -53,9 +57,9 @@ func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) 
 	return render.NewPrinter(o)
 }
 
-// given is a string flag's value, nil when it was not given.
-func given(c *cli.Context, name string) *string {
-	if !c.IsSet(name) {
+// given is a string flag's value, nil when it is not among the flags set.
+func given(c *cli.Context, set []string, name string) *string {
+	if !slices.Contains(set, name) {
 		return nil
 	}
 	v := c.String(name)
