@@ -255,7 +255,7 @@ func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, er
 			// the fields that pick it, read off its lines; the rest is only
 			// checked to be JSON, since it is passed on as it is
 			h, err := headOf(data)
-			if err != nil || !json.Valid(data) {
+			if err != nil || !validJSON(data) {
 				continue
 			}
 			s = h.Status()
