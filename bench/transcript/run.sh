@@ -22,7 +22,7 @@ if [ -n "${JIG_PI_SESSIONS:-}" ]; then
 		ln -s "$f" "$sessions/"
 	done
 else
-	gunzip -c "$root/transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz" >"$sessions/pi-1.6.0-long.jsonl"
+	gunzip -c "$root/pi/transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz" >"$sessions/pi-1.6.0-long.jsonl"
 fi
 (cd "$root" && go build -o "$tmp/tb" ./bench/transcript)
 "$tmp/tb" gen "$tmp/1MB.jsonl" 1048576 "$sessions"/*.jsonl
