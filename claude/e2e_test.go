@@ -403,6 +403,10 @@ func TestPrintSession(t *testing.T) {
 	step(10, scriptedanthropic.Reply{ToolUses: []scriptedanthropic.ToolUse{bash("toolu_b3", "touch "+ran3+" # E2E-CMD-3")},
 		Usage: scriptedanthropic.Usage{Input: 1500, Output: 20, CacheRead: 6}})
 	s = w.checkStep("after run 4's refused command", secrets...)
+	// no hook ran since the refusal: jig's own PreToolUse recorded it
+	if got := calls(s); !strings.HasPrefix(got, "Bash:run:error") {
+		t.Errorf("run 4: recent %s; want the refused Bash error at once, not pending", got)
+	}
 	if s.Context.Tokens == nil || *s.Context.Tokens != 1506 {
 		t.Errorf("run 4: context %+v, want the reply's 1506", s.Context)
 	}

@@ -78,7 +78,8 @@ const hookBound = claude.HookTimeout * time.Second / 2
 // at once. Thirty of them for a tool switched off are all refused, none
 // fails, none waits out the others; with the session's lock held by a
 // stopped process they are refused all the same, and a tool being switched
-// off by a request that cannot be taken yet is refused too.
+// off by a request that cannot be taken yet is refused too, also before
+// the transcript names any tool (0 of 30 were, before the hook kit).
 func TestParallelRefusals(t *testing.T) {
 	jig := buildJig(t)
 	root := t.TempDir()
@@ -137,6 +138,27 @@ func TestParallelRefusals(t *testing.T) {
 		}
 	}
 
+	// A session whose transcript names no tools yet (before Claude's first
+	// model request) cannot take a request: Bash switched off by one still
+	// waiting is refused all the same, with the transcript named or not.
+	early := filepath.Join(home, ".claude", "projects", "-w", "s2.jsonl")
+	os.WriteFile(early, []byte(`{"type":"user","sessionId":"s2","timestamp":"2026-12-01T10:00:00Z","message":{"role":"user","content":"hi"}}`+"\n"), 0o600)
+	req = request.New(time.Now())
+	req.Tools = map[string]bool{"Bash": false}
+	if _, err := request.Send(dir, "s2", req); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{early, ""} {
+		refusedAll("a request waiting, no tools known, transcript "+path, hooks(t, jig, env, 30, func(i int) []byte {
+			data, _ := json.Marshal(map[string]any{"session_id": "s2", "transcript_path": path, "cwd": "/w", "hook_event_name": "PreToolUse",
+				"tool_name": "Bash", "tool_use_id": fmt.Sprintf("toolu_e%02d", i), "tool_input": map[string]string{"command": "rm -rf /tmp/x"}})
+			return data
+		}), "Bash")
+	}
+	if p, _ := request.Pending(dir, "s2"); p == nil || p.ID != req.ID {
+		t.Errorf("the request no hook could take: %+v, want it still waiting", p)
+	}
+
 	// The session's lock is held by a process that hangs (stopped).
 	holder := exec.Command(os.Args[0])
 	holder.Env = append(os.Environ(), holdLockEnv+"="+state+"\ns1")
@@ -161,11 +183,13 @@ func TestParallelRefusals(t *testing.T) {
 	read := func(i int) []byte { return event("PreToolUse", "Read", fmt.Sprintf("toolu_r%02d", i)) }
 	refusedAll("a request waiting, the lock held", hooks(t, jig, env, 3, read), "Read")
 
-	// The switches cannot be read: refused (fail closed), the cause said.
+	// The switches cannot be read (a folder where the kept switches go):
+	// refused (fail closed), the cause said.
 	holder.Process.Kill()
 	holder.Wait()
-	os.Remove(dir.SessionPath("s1"))
-	os.Mkdir(dir.SessionPath("s1"), 0o700)
+	kept := dir.Path(claude.SwitchesDir, "s1.json")
+	os.Remove(kept)
+	os.Mkdir(kept, 0o700)
 	for _, r := range hooks(t, jig, env, 1, func(int) []byte { return event("PreToolUse", "Write", "toolu_w") }) {
 		if r.code != 0 || !bytes.Contains(r.out, []byte(`"permissionDecision":"deny"`)) || !bytes.Contains(r.out, []byte("switches cannot be read")) {
 			t.Errorf("unreadable switches: exit %d, %s", r.code, r.out)

@@ -4,45 +4,37 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
+	"jig/hook"
 	"jig/status"
 )
 
-func TestRefusal(t *testing.T) {
-	sw := status.Switches{Tools: map[string]bool{"Bash": false, "Read": true}, Skills: map[string]bool{"pdf": false}}
+// Claude's events as the kit's: the kind, the skill a Skill call runs,
+// AskUserQuestion a question, the after-tool events' outcome.
+func TestEventFromInput(t *testing.T) {
 	for _, c := range []struct {
-		tool, input, want string
+		in   Input
+		want hook.Event
 	}{
-		{"Bash", `{"command":"rm -rf /"}`, "jig: tool Bash is switched off for this session (jig request tool Bash on turns it back on)"},
-		{"Read", `{}`, ""},
-		{"Write", `{}`, ""},
-		{"Skill", `{"skill":"pdf"}`, "jig: skill pdf is switched off for this session (jig request skill pdf on turns it back on)"},
-		{"Skill", `{"skill":"other"}`, ""},
+		{Input{Event: "PreToolUse", ToolName: "Bash", ToolUseID: "t1", ToolInput: json.RawMessage(`{"command":"rm -rf /"}`)},
+			hook.Event{Kind: hook.PreTool, Tool: "Bash", CallID: "t1"}},
+		{Input{Event: "PreToolUse", ToolName: "Skill", ToolInput: json.RawMessage(`{"skill":"pdf"}`)}, hook.Event{Kind: hook.PreTool, Tool: "Skill", Skill: "pdf"}},
+		{Input{Event: "PreToolUse", ToolName: "AskUserQuestion"}, hook.Event{Kind: hook.PreTool, Tool: "AskUserQuestion", Asks: true}},
+		{Input{Event: "PostToolUse", ToolName: "Bash"}, hook.Event{Kind: hook.PostTool, Tool: "Bash", Outcome: status.OK}},
+		{Input{Event: "PostToolUseFailure", ToolName: "Bash"}, hook.Event{Kind: hook.ToolFailed, Tool: "Bash", Outcome: status.Error}},
+		{Input{Event: "PermissionRequest", ToolName: "Bash"}, hook.Event{Kind: hook.Permission, Tool: "Bash"}},
+		{Input{Event: "Notification", NotificationType: "permission_prompt"}, hook.Event{Kind: hook.PermissionNotice}},
+		{Input{Event: "Notification", NotificationType: "elicitation_dialog"}, hook.Event{Kind: hook.Question}},
+		{Input{Event: "Notification", NotificationType: "idle_prompt"}, hook.Event{Kind: hook.Other}},
+		{Input{Event: "SubagentStop"}, hook.Event{Kind: hook.Working}},
+		{Input{Event: "SessionEnd"}, hook.Event{Kind: hook.End}},
 	} {
-		out := refusal(sw, &Input{ToolName: c.tool, ToolInput: json.RawMessage(c.input)})
-		if c.want == "" {
-			if out != nil {
-				t.Errorf("%s %s refused: %s", c.tool, c.input, out)
-			}
-			continue
-		}
-		var got struct {
-			HookSpecificOutput struct {
-				HookEventName, PermissionDecision, PermissionDecisionReason string
-			}
-		}
-		if err := json.Unmarshal(out, &got); err != nil {
-			t.Fatalf("%s: %v: %s", c.tool, err, out)
-		}
-		h := got.HookSpecificOutput
-		if h.HookEventName != "PreToolUse" || h.PermissionDecision != "deny" || h.PermissionDecisionReason != c.want {
-			t.Errorf("%s: %+v", c.tool, h)
-		}
-		if strings.Contains(string(out), "rm -rf") {
-			t.Errorf("the refusal repeats an argument: %s", out)
+		got := *c.in.event()
+		c.want.Name = c.in.Event
+		if got != c.want {
+			t.Errorf("%s %s %s: %+v, want %+v", c.in.Event, c.in.ToolName, c.in.NotificationType, got, c.want)
 		}
 	}
 }
@@ -184,40 +176,5 @@ func TestWindowKeptAndCompaction(t *testing.T) {
 	got = s.hook("SessionStart", "")
 	if got.Context.Window == nil || *got.Context.Window != 200000 {
 		t.Errorf("the next run: context %+v, want the window kept", got.Context)
-	}
-}
-
-// What each event says of the wait, from Claude's own words.
-func TestAttentionByEvent(t *testing.T) {
-	bash := &status.Status{Attention: &status.Attention{Kind: status.AttentionPermission, Tool: "Bash"}}
-	for _, c := range []struct {
-		in         Input
-		prev       *status.Status
-		kind, tool string // "" kind: none
-		keep       bool
-	}{
-		{Input{Event: "PermissionRequest", ToolName: "Bash"}, nil, "permission", "Bash", false},
-		{Input{Event: "PermissionRequest", ToolName: "rm -rf /"}, nil, "permission", "", false},
-		{Input{Event: "Notification", NotificationType: "permission_prompt"}, bash, "permission", "Bash", false},
-		{Input{Event: "Notification", NotificationType: "permission_prompt"}, nil, "permission", "", false},
-		{Input{Event: "Notification", NotificationType: "elicitation_dialog"}, nil, "question", "", false},
-		{Input{Event: "Notification", NotificationType: "idle_prompt"}, bash, "", "", true},
-		{Input{Event: "PreToolUse", ToolName: "AskUserQuestion"}, nil, "question", "AskUserQuestion", false},
-		{Input{Event: "PreToolUse", ToolName: "Bash"}, bash, "", "", true}, // the waiting call's own
-		{Input{Event: "PreToolUse", ToolName: "Read"}, bash, "", "", false},
-		{Input{Event: "PostToolUse", ToolName: "Bash"}, bash, "", "", false},
-		{Input{Event: "PostToolUseFailure", ToolName: "Bash"}, bash, "", "", false},
-		{Input{Event: "UserPromptSubmit"}, bash, "", "", false},
-		{Input{Event: "Stop"}, bash, "", "", false},
-		{Input{Event: "SubagentStop"}, bash, "", "", true},
-	} {
-		a, keep := attention(&c.in, c.prev)
-		var kind, tool string
-		if a != nil {
-			kind, tool = a.Kind, a.Tool
-		}
-		if kind != c.kind || tool != c.tool || keep != c.keep {
-			t.Errorf("%s %s %s: %q %q keep %v, want %q %q keep %v", c.in.Event, c.in.ToolName, c.in.NotificationType, kind, tool, keep, c.kind, c.tool, c.keep)
-		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	cct "jig/claude/transcript"
 	"jig/engine"
+	"jig/hook"
 	"jig/request"
 	"jig/status"
 	"jig/transcript"
@@ -173,68 +175,66 @@ func AgentDir(getenv func(string) string) string {
 	return ""
 }
 
-// update is the read-merge-write every Claude event does (writer.Write):
-// under the session's lock, the transcript (read on from the saved cursor),
-// then what the event says live, laid over the file; requests taken; the
-// file written if it changed. output is a file the event saw written; edit
-// adjusts the status before it is written, given the file as it was and the transcript's reader
-// (nil when Claude has not written the transcript yet).
-func (w *Writer) update(in *Input, live map[string]any, output *status.Output, edit func(s, prev *status.Status, r *cct.Reader)) (*status.Status, error) {
-	sw := w.writer()
-	tr := w.transcript(sw, in)
-	if in.Effort != nil && in.Effort.Level != "" {
-		live["thinking"] = in.Effort.Level
-	}
-	liveJSON, err := json.Marshal(live)
-	if err != nil {
-		return nil, err
-	}
-	u := writer.Update{Session: in.SessionID, PID: w.PID, Agent: status.AgentClaude, AgentDir: AgentDir(w.Getenv),
-		SessionFile: in.TranscriptPath, CWD: in.CWD, Live: liveJSON,
-		Edit: func(s, prev *status.Status) error {
-			if s.Usage.Cost == nil && prev != nil && prev.Usage.Cost != nil {
-				c := *prev.Usage.Cost // Claude's own latest figure (statusLine) until it says another
-				s.Usage.Cost = &c
+// agent is Claude on the hook kit for one event (hook.Hooks runs the
+// read–merge–write under the session's lock): the transcript (read on from
+// the saved cursor), then what the event says live, laid over the file;
+// requests taken; the file written if it changed. edit adjusts the status
+// before it is written, given the file as it was and the transcript's
+// reader (nil when Claude has not written the transcript yet).
+func (w *Writer) agent(in *Input, live map[string]any, edit func(s, prev *status.Status, r *cct.Reader)) *hook.Agent {
+	return &hook.Agent{ID: status.AgentClaude, Kept: SwitchesDir, Words: hook.PreToolUseDecision{}, Answers: claudeWords,
+		Step: func(sw *writer.Writer, ev *hook.Event) hook.Step {
+			tr := w.transcript(sw, in, ev.Outcome)
+			live := maps.Clone(live)
+			if in.Effort != nil && in.Effort.Level != "" {
+				live["thinking"] = in.Effort.Level
 			}
-			if s.Thinking != nil && *s.Thinking == "" {
-				s.Thinking = nil
+			st := hook.Step{AgentDir: AgentDir(w.Getenv), SessionFile: in.TranscriptPath, Live: live, Edit: w.edit(in, tr, edit)}
+			if tr != nil {
+				st.Transcript, st.Offers = tr, tr
 			}
-			if prev == nil {
-				// a new file: a resumed session gets back the switches its
-				// earlier run kept (the file went at that run's SessionEnd)
-				s.Switches = w.keptSwitches(in.SessionID)
-			}
-			if output != nil {
-				addOutput(s, *output)
-			}
-			var r *cct.Reader
-			if tr != nil && tr.r != nil {
-				r = tr.r
-				if m := tr.d.Model; m != nil && s.Model != nil && s.Model.ID == m.ID && m.Name != m.ID {
-					s.Model.Name = m.Name // the display name Claude gave it
-				}
-				offered, deferred := r.Tools()
-				if len(offered) > 0 {
-					s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
-				}
-				w.takeRequest(s, r)
-			}
-			if s.Context.Window == nil && s.Model != nil {
-				// no statusLine in this run (claude -p): the window Claude
-				// said for the model in an earlier one
-				if win := w.keptWindow(in.SessionID, s.Model.ID); win > 0 {
-					s.Context.Window = &win
-				}
-			}
-			if edit != nil {
-				edit(s, prev, r)
-			}
-			return nil
+			return st
 		}}
-	if tr != nil {
-		u.Transcript = tr
+}
+
+// edit is Claude's last word under the lock: its own cost kept, the file
+// the event touched, the model's display name, the tools offered, the
+// window an earlier run kept, then the caller's edit.
+func (w *Writer) edit(in *Input, tr *claudeTranscript, edit func(s, prev *status.Status, r *cct.Reader)) func(s, prev *status.Status) {
+	output := w.output(in)
+	return func(s, prev *status.Status) {
+		if s.Usage.Cost == nil && prev != nil && prev.Usage.Cost != nil {
+			c := *prev.Usage.Cost // Claude's own latest figure (statusLine) until it says another
+			s.Usage.Cost = &c
+		}
+		if s.Thinking != nil && *s.Thinking == "" {
+			s.Thinking = nil
+		}
+		if output != nil {
+			addOutput(s, *output)
+		}
+		var r *cct.Reader
+		if tr != nil && tr.r != nil {
+			r = tr.r
+			if m := tr.d.Model; m != nil && s.Model != nil && s.Model.ID == m.ID && m.Name != m.ID {
+				s.Model.Name = m.Name // the display name Claude gave it
+			}
+			offered, deferred := r.Tools()
+			if len(offered) > 0 {
+				s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
+			}
+		}
+		if s.Context.Window == nil && s.Model != nil {
+			// no statusLine in this run (claude -p): the window Claude
+			// said for the model in an earlier one
+			if win := w.keptWindow(in.SessionID, s.Model.ID); win > 0 {
+				s.Context.Window = &win
+			}
+		}
+		if edit != nil {
+			edit(s, prev, r)
+		}
 	}
-	return sw.Write(u)
 }
 
 // addOutput joins a file the event saw written to the status's outputs:
@@ -254,22 +254,20 @@ func (w *Writer) writer() *writer.Writer {
 	return writer.New(w.Dir, w.Now, w.Getenv, w.Host)
 }
 
-// settles are the after-tool events and the outcome each says for its call.
-var settles = map[string]string{"PostToolUse": status.OK, "PostToolUseFailure": status.Error}
-
 // transcript is the session's transcript as a writer.Source; nil when
 // the input names none. Claude writes its transcript a moment after it
 // runs the hooks: for a call's event, or the reply that ended the turn (the
 // session's, or at SubagentStop the subagent's), it waits here, before the lock and briefly, until the entry the event is
 // about is there, so the file says what led to it.
-func (w *Writer) transcript(sw *writer.Writer, in *Input) *claudeTranscript {
+func (w *Writer) transcript(sw *writer.Writer, in *Input, outcome string) *claudeTranscript {
 	if in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
 		return nil
 	}
 	t := &claudeTranscript{path: in.TranscriptPath}
-	if outcome := settles[in.Event]; outcome != "" && in.ToolUseID != "" {
+	if outcome != "" && in.ToolUseID != "" {
 		// Claude writes the call's result only after its after-tool hooks
-		// ran: the event settles it, in print mode too (no statusLine).
+		// ran, and a call refused before it ran a moment after: the event
+		// settles it, in print mode too (no statusLine).
 		t.settleID, t.settle = in.ToolUseID, outcome
 	}
 	subagent := in.Event == "SubagentStop" && in.AgentID != ""
@@ -347,28 +345,20 @@ func (w *Writer) End(session string) error {
 	return w.writer().End(session)
 }
 
-// takeRequest takes the session's waiting request, if any, once the
-// transcript says which tools Claude offers, and writes its answer and
-// switches into s. Claude Code cannot drop a tool or a skill mid-session,
-// so a switch off is enforced by refusing the calls (PreToolUse); it cannot
-// reload, so a reload is answered no.
-func (w *Writer) takeRequest(s *status.Status, r *cct.Reader) {
-	offered, deferred := r.Tools()
+// Offers is what a request may switch, once the transcript says which
+// tools Claude offers: before Claude's first request every name would be
+// unknown, so the request waits. Claude Code cannot drop a tool or a skill
+// mid-session, so a switch off is enforced by refusing the calls
+// (PreToolUse); it cannot reload, so a reload is answered no.
+func (t *claudeTranscript) Offers(*request.Request, status.Switches) (request.Available, bool) {
+	if t.r == nil {
+		return request.Available{}, false
+	}
+	offered, deferred := t.r.Tools()
 	if len(offered) == 0 {
-		return // before Claude's first request every name would be unknown: the request waits
+		return request.Available{}, false
 	}
-	have := request.Available{Tools: append(slices.Clone(offered), deferred...), Active: offered, Skills: r.Skills()}
-	out, err := request.Handle(w.Dir, s.Session, have, s.Switches, w.Now())
-	if out == nil {
-		return // nothing waits, or a bad request without an id (nothing to answer)
-	}
-	ans := out.Answer
-	if err == nil {
-		ans = claudeWords.Answer(s.Switches, *out, s.State == status.Idle)
-		s.Switches = out.Switches
-		w.keepSwitches(s.Session, out.Switches)
-	}
-	s.LastRequest = &ans
+	return request.Available{Tools: append(slices.Clone(offered), deferred...), Active: offered, Skills: t.r.Skills()}, true
 }
 
 // claudeWords word a request's answer for Claude Code.

@@ -79,7 +79,9 @@ func TestInstallUpdatesOldEntries(t *testing.T) {
 	}
 	var got struct {
 		StatusLine map[string]any
-		Hooks      map[string][]group
+		Hooks      map[string][]struct {
+			Hooks []map[string]any `json:"hooks"`
+		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
 	if cw != nil && cw.Size != nil && *cw.Size > 0 {
 		live["context"] = map[string]any{"window": *cw.Size}
 	}
-	return w.update(in, live, nil, func(s, _ *status.Status, r *cct.Reader) {
+	return w.hooks().Write(w.agent(in, live, func(s, _ *status.Status, r *cct.Reader) {
 		if in.RateLimits != nil {
 			s.RateLimits = in.RateLimits.Status()
 		}
@@ -42,5 +42,5 @@ func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
 				s.Context.Tokens = &tok
 			}
 		}
-	})
+	}), in.event())
 }

@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
-	"time"
 
-	"jig/request"
 	"jig/status"
 )
 
@@ -18,9 +15,6 @@ import (
 // keeps its switches in its own transcript; Claude's transcript is
 // Claude's alone to write.
 const SwitchesDir = "claude-switches"
-
-// switchesKept is how long a session's switches wait for it to resume.
-const switchesKept = 30 * 24 * time.Hour
 
 // kept is a session's file in SwitchesDir. The switches' fields are the
 // file's first shape.
@@ -54,30 +48,6 @@ func (w *Writer) readKept(session string) (kept, error) {
 	return k, nil
 }
 
-// keptSwitches are the switches a session's earlier run kept, or none.
-func (w *Writer) keptSwitches(session string) status.Switches {
-	sw := status.Switches{Tools: map[string]bool{}, Skills: map[string]bool{}}
-	k, _ := w.readKept(session)
-	for name, on := range k.Tools {
-		if len(sw.Tools) < status.MaxSwitches && request.CheckName(name) == nil {
-			sw.Tools[name] = on
-		}
-	}
-	for name, on := range k.Skills {
-		if len(sw.Skills) < status.MaxSwitches && request.CheckName(name) == nil {
-			sw.Skills[name] = on
-		}
-	}
-	return sw
-}
-
-// keepSwitches saves a session's switches for its next run.
-func (w *Writer) keepSwitches(session string, sw status.Switches) {
-	k, _ := w.readKept(session)
-	k.Switches = sw
-	w.writeKept(session, k)
-}
-
 // keptWindow is the context window Claude said for the model, 0 when it
 // has not.
 func (w *Writer) keptWindow(session, model string) int64 {
@@ -103,20 +73,4 @@ func (w *Writer) writeKept(session string, k kept) {
 		return
 	}
 	status.WriteFileAtomic(w.switchesPath(session), data)
-}
-
-// pruneSwitches removes the files of sessions not resumed for 30 days.
-func (w *Writer) pruneSwitches(now time.Time) {
-	if w.Dir.Check(SwitchesDir) != nil {
-		return
-	}
-	des, err := os.ReadDir(w.Dir.Path(SwitchesDir))
-	if err != nil {
-		return
-	}
-	for _, de := range des {
-		if fi, err := de.Info(); err == nil && now.Sub(fi.ModTime()) > switchesKept {
-			os.Remove(w.Dir.Path(SwitchesDir, de.Name()))
-		}
-	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"jig/settingsjson"
 )
 
 // ThenTimeout bounds the user's own statusLine command under --then: Claude
@@ -75,6 +77,4 @@ func unwrap(cmd string) (string, bool) {
 }
 
 // shellQuote is s as one /bin/sh word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return settingsjson.ShellQuote(s) }

@@ -367,6 +367,10 @@ func TestExecInTmux(t *testing.T) {
 	if body := string(w.model.Requests()[3].Body); !strings.Contains(body, "tool exec_command is switched off for this session") {
 		t.Error("the model was not told why its command was refused")
 	}
+	// no hook ran since the refusal: jig's own PreToolUse recorded it
+	if len(s.Recent) == 0 || s.Recent[0].Tool != "exec_command" || s.Recent[0].Outcome != status.Error {
+		t.Errorf("recent %+v; want the refused exec_command error at once, not pending", s.Recent)
+	}
 	w.model.Queue(replies[3])
 	poll(t, "Codex ends and SessionEnd removes the file", func() string {
 		if !strings.Contains(screen(), "CODEX-EXIT=0") || len(w.statusFiles()) > 0 {

@@ -104,3 +104,52 @@ func TestHammerParallelCalls(t *testing.T) {
 	hammer.Figure(t, hammer.Row{Attack: "codex hooks of parallel calls", Load: fmt.Sprintf("%d rounds × %d calls × 3 events", rounds, calls),
 		Kept: fmt.Sprintf("%d of %d calls decided", int64(rounds*calls*3)-bad, rounds*calls*3), Lost: bad, Exit: "0"}, start)
 }
+
+// TestHammerMergeRace: `jig request tool exec_command off` merged into a
+// request a `jig codex hook` process is taking at that moment, then a
+// PreToolUse of Bash: refused, every round (before the hook kit, 2 and 11
+// of 40 rounds let it through). Processes, as Codex runs them; the kit's
+// conformance suite runs the same race in process, 200 rounds.
+func TestHammerMergeRace(t *testing.T) {
+	jig := testsrc.Jig(t)
+	rounds := hammer.Scaled(40, 400)
+	start := time.Now()
+	root := t.TempDir()
+	state, rollout := filepath.Join(root, "state"), filepath.Join(root, "rollout.jsonl")
+	os.WriteFile(rollout, []byte(`{"timestamp":"2026-12-01T10:00:00.000Z","type":"session_meta","payload":{"id":"s","timestamp":"2026-12-01T10:00:00Z","cwd":"/w","model_provider":"openai"}}`+"\n"), 0o600)
+	env := []string{"JIG_STATE_DIR=" + state, "CODEX_HOME=" + root, "PATH=/usr/bin:/bin"}
+	run := func(args []string, stdin string) (string, error) {
+		cmd := exec.Command(jig, args...)
+		cmd.Env, cmd.Stdin = env, strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	event := func(sid, ev, tool string) string {
+		return fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/w","hook_event_name":%q,"tool_name":%q}`, sid, rollout, ev, tool)
+	}
+	var lost int64
+	for round := range rounds {
+		sid := fmt.Sprintf("race-%03d", round)
+		if out, err := run([]string{"codex", "hook"}, event(sid, "UserPromptSubmit", "")); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		if out, err := run([]string{"request", "tool", "apply_patch", "off", "--session", sid}, ""); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		var wg sync.WaitGroup
+		wg.Go(func() { run([]string{"codex", "hook"}, event(sid, "UserPromptSubmit", "")) }) // takes it, or the merged one
+		if out, err := run([]string{"request", "tool", "exec_command", "off", "--session", sid}, ""); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		out, err := run([]string{"codex", "hook"}, event(sid, "PreToolUse", "Bash"))
+		wg.Wait()
+		if err != nil || !strings.Contains(out, "tool exec_command is switched off") {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d rounds let a shell call through after exec_command was switched off", lost, rounds)
+	}
+	hammer.Figure(t, hammer.Row{Attack: "codex: a switch merged into a request being taken", Load: fmt.Sprintf("%d rounds", rounds),
+		Kept: fmt.Sprintf("%d of %d calls refused", int64(rounds)-lost, rounds), Lost: lost, Exit: "0"}, start)
+}

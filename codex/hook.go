@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"time"
 
+	"jig/hook"
+	"jig/request"
 	"jig/status"
 	"jig/writer"
 )
@@ -54,17 +56,17 @@ func ParseInput(data []byte) (*Input, error) {
 	return &in, nil
 }
 
-// stateAfter is the state each event leaves the session in ("" leaves it
-// as it was).
-var stateAfter = map[string]string{
-	"SessionStart":      status.Idle,
-	"UserPromptSubmit":  status.Busy,
-	"PreToolUse":        status.Busy,
-	"PermissionRequest": status.Busy,
-	"PostToolUse":       status.Busy,
-	"PreCompact":        status.Busy,
-	"PostCompact":       status.Busy,
-	"Stop":              status.Idle,
+// kinds is Codex's event table: what each event means to the kit.
+var kinds = map[string]hook.Kind{
+	"SessionStart":      hook.Start,
+	"UserPromptSubmit":  hook.Prompt,
+	"PreToolUse":        hook.PreTool,
+	"PermissionRequest": hook.Permission,
+	"PostToolUse":       hook.PostTool,
+	"PreCompact":        hook.Working,
+	"PostCompact":       hook.Working,
+	"Stop":              hook.Stop,
+	"SessionEnd":        hook.End,
 }
 
 // Hooks handles Codex's hook events for one process's environment.
@@ -82,40 +84,29 @@ type Hooks struct {
 // it with a reason that names the switch. A refusal is decided before the
 // write, without the session's lock; when it refuses, an error of the
 // write does not undo it (the caller still prints out).
-func (h *Hooks) Hook(in *Input) (out []byte, err error) {
-	w := writer.New(h.Dir, h.Now, h.Getenv, h.Host)
-	switch in.Event {
-	case "SessionEnd":
-		return nil, w.End(in.SessionID)
-	case "SessionStart":
-		// a Codex killed hard left its file behind: clean it as for Pi
-		h.Dir.GC(status.Liveness{Host: h.Host}, h.Now())
-		h.kept().Prune(h.Now())
-	case "PreToolUse":
-		out = refusal(h.offSwitch(in), in)
-	}
-	live := map[string]any{}
-	if st := stateAfter[in.Event]; st != "" {
-		live["state"] = st
-	}
-	liveJSON, err := json.Marshal(live)
-	if err != nil {
-		return out, err
-	}
-	src := newSource(w, in)
-	_, err = w.Write(writer.Update{Session: in.SessionID, PID: h.PID, Agent: status.AgentCodex, AgentDir: Home(h.Getenv),
-		SessionFile: src.pathOrEmpty(), CWD: in.CWD, Live: liveJSON, Transcript: src.orNil(),
-		Edit: func(s, prev *status.Status) error {
-			h.edit(s, prev, in, src)
-			return nil
-		}})
-	return out, err
+func (h *Hooks) Hook(in *Input) ([]byte, error) {
+	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	ev := &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, CWD: in.CWD, Tool: in.ToolName,
+		CallID: in.ToolUseID, Transcript: in.TranscriptPath}
+	return k.Run(h.agent(in), ev)
+}
+
+// agent is Codex on the hook kit for one event.
+func (h *Hooks) agent(in *Input) *hook.Agent {
+	return &hook.Agent{ID: status.AgentCodex, Kept: SwitchesDir, Names: modelNames, Words: hook.PreToolUseDecision{}, Answers: codexWords,
+		Step: func(w *writer.Writer, ev *hook.Event) hook.Step {
+			src := newSource(w, in, ev.Outcome)
+			return hook.Step{AgentDir: Home(h.Getenv), SessionFile: src.pathOrEmpty(), Transcript: src.orNil(),
+				Offers: hook.OffersFunc(func(req *request.Request, sw status.Switches) (request.Available, bool) {
+					return available(src.reader(), req, sw), true
+				}),
+				Edit: func(s, prev *status.Status) { edit(s, in, src) }}
+		}}
 }
 
 // edit is what the hook lays over the status under the lock, after the
-// rollout: what the rollout cannot say yet, switches, requests, a
-// permission wait.
-func (h *Hooks) edit(s, prev *status.Status, in *Input, src *source) {
+// rollout: what the rollout cannot say yet.
+func edit(s *status.Status, in *Input, src *source) {
 	if s.Thinking != nil && *s.Thinking == "" {
 		s.Thinking = nil // the model's default effort, which the rollout does not name
 	}
@@ -135,13 +126,4 @@ func (h *Hooks) edit(s, prev *status.Status, in *Input, src *source) {
 			s.RateLimits = rl
 		}
 	}
-	if prev == nil {
-		// a new file: a resumed session gets back the switches its earlier
-		// run kept (the file went at that run's SessionEnd)
-		if sw, err := h.kept().Load(in.SessionID); err == nil {
-			s.Switches = sw
-		}
-	}
-	h.takeRequest(s, src.reader)
-	attend(s, in)
 }

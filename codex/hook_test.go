@@ -209,7 +209,7 @@ func TestRefusalFailsClosed(t *testing.T) {
 			w := newHookWorld(t)
 			w.hook("UserPromptSubmit")
 			spoil(w)
-			if got := reason(t, w.hook("PreToolUse", "tool_name", "apply_patch", "tool_use_id", "c1")); !strings.Contains(got, "cannot read this session's tool switches") {
+			if got := reason(t, w.hook("PreToolUse", "tool_name", "apply_patch", "tool_use_id", "c1")); !strings.Contains(got, "switches cannot be read") {
 				t.Errorf("reason %q", got)
 			}
 		})

@@ -26,18 +26,24 @@ type source struct {
 	r         *rollout.Reader // as Derive left it; nil before Codex wrote the rollout, or when it was current
 	cursor    []byte          // the cursor Derive was given
 	written   bool            // the session's file was there before the lock: it holds what the cursor read
+	// the call the hook knows ended before the rollout says it (a call
+	// jig refused), and how
+	settleID, settle string
 }
 
 // newSource is the rollout the hook's input names (nil when none, or not
 // an absolute path). For PostToolUse and Stop it reads ahead, briefly
 // waiting until the rollout says what the event is about; every other
 // event reads under the lock only.
-func newSource(w *writer.Writer, in *Input) *source {
+func newSource(w *writer.Writer, in *Input, outcome string) *source {
 	if in.TranscriptPath == "" || !filepath.IsAbs(in.TranscriptPath) {
 		return nil
 	}
 	_, err := os.Lstat(w.Dir.SessionPath(in.SessionID))
 	s := &source{path: in.TranscriptPath, written: err == nil}
+	if outcome != "" {
+		s.settleID, s.settle = in.ToolUseID, outcome
+	}
 	var caughtUp func(r *rollout.Reader) bool
 	switch {
 	case in.Event == "PostToolUse" && in.ToolUseID != "":
@@ -76,7 +82,7 @@ func (s *source) restore(cursor []byte) (*rollout.Reader, int64) {
 // still the one it started from, else a fresh one from the cursor.
 func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
 	s.cursor = cursor
-	if s.ahead == nil && s.written && cursor != nil && rollout.Current(s.path, cursor) {
+	if s.ahead == nil && s.written && s.settleID == "" && cursor != nil && rollout.Current(s.path, cursor) {
 		// nothing appended since the last hook, which wrote what the
 		// rollout says into the file: nothing to lay over it (the hook's
 		// usual case, and the fast one)
@@ -91,8 +97,9 @@ func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
 		}
 	}
 	s.r = r
+	settled := s.settleID != "" && r.Settle(s.settleID, s.settle)
 	d := r.Derive(transcript.NewRepoFinder().Repo)
-	if restoredAt >= 0 && r.Offset() == restoredAt {
+	if restoredAt >= 0 && r.Offset() == restoredAt && !settled {
 		return d, nil, nil // read nothing new: the saved cursor stands
 	}
 	next, err := r.MarshalCursor()

@@ -66,14 +66,20 @@ func (c Claude) Install() (File, []string, error) {
 // Uninstall removes exactly jig's entries.
 func (c Claude) Uninstall() (File, error) { return c.edit(claude.Uninstall) }
 
-// edit reads the settings (none is empty; through a link, refused when
-// read-only: configfile), changes them with change and writes them back
-// in one step, keeping the file's mode.
+// edit changes the settings file with change (EditFile).
 func (c Claude) edit(change func(old []byte) ([]byte, bool, error)) (File, error) {
 	path, err := c.path()
 	if err != nil {
 		return File{}, err
 	}
+	return EditFile(path, change)
+}
+
+// EditFile reads an agent's settings file (none is empty; through a link,
+// refused when read-only: configfile), changes it with change and writes
+// it back in one step, keeping the file's mode. A file change refuses is a
+// *ConfigError, left as it is.
+func EditFile(path string, change func(old []byte) ([]byte, bool, error)) (File, error) {
 	f, err := configfile.Read(path)
 	if err != nil {
 		return File{}, err

@@ -134,16 +134,66 @@ func Take(dir *status.Dir, session string, now time.Time) (*Request, *status.Ans
 	defer os.RemoveAll(claim) // a file, a link or planted junk: never followed
 	req, err := readClaim(claim)
 	if err != nil {
-		var bad *BadError
-		if !errors.As(err, &bad) {
-			bad = &BadError{Reason: err.Error()}
-		}
-		if bad.ID == "" {
-			return nil, nil, bad
-		}
-		return nil, &status.Answer{ID: bad.ID, OK: false, Message: bad.Error(), At: now.UTC()}, bad
+		return badAnswer(err, now)
 	}
 	return req, nil, nil
+}
+
+// TakeKept is Take for a host that keeps its switches outside the request
+// folder (Kept) and decides a call from the request and those switches
+// without a lock: under the requests lock, so no request is merged in
+// meanwhile, it reads the waiting request and gives it to keep, which
+// saves the switches it makes; only when keep succeeds does the request
+// leave requests/. So a switch is always in the waiting request or in
+// what keep saved, never in neither. keep's error leaves the request
+// waiting and comes back. A bad request is claimed and answered as Take
+// does, keep not called.
+func TakeKept(dir *status.Dir, session string, now time.Time, keep func(*Request) error) (*Request, *status.Answer, error) {
+	if err := dir.Check(status.RequestsDir); err != nil {
+		return nil, nil, err
+	}
+	path := Path(dir, session)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil // the cheap, common case: nothing waits
+	}
+	unlock, err := lock(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil // taken before the lock was ours
+	}
+	req, err := readClaim(path)
+	if err == nil {
+		if err := keep(req); err != nil {
+			return nil, nil, err
+		}
+	}
+	claim := claimName(dir, session)
+	if err := os.Rename(path, claim); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	} else if err != nil {
+		return nil, nil, err
+	}
+	os.RemoveAll(claim) // a file, a link or planted junk: never followed
+	if err == nil {
+		return req, nil, nil
+	}
+	return badAnswer(err, now)
+}
+
+// badAnswer is Take's answer to a request file that is no request: the
+// *BadError, with an ok:false answer when its id could be read.
+func badAnswer(err error, now time.Time) (*Request, *status.Answer, error) {
+	var bad *BadError
+	if !errors.As(err, &bad) {
+		bad = &BadError{Reason: err.Error()}
+	}
+	if bad.ID == "" {
+		return nil, nil, bad
+	}
+	return nil, &status.Answer{ID: bad.ID, OK: false, Message: bad.Error(), At: now.UTC()}, bad
 }
 
 // claimName is a private name in requests/: hidden (no reader lists it)

@@ -14,6 +14,9 @@ type Hooked struct {
 	Idle    string // when a switch applies, the session idle
 	Busy    string // when a switch applies, the session working
 	Reload  string // why a reload asked for is not done
+	// NoSkills, when set, is said when a request switches skills: the
+	// host has none jig can switch.
+	NoSkills string
 }
 
 // Answer is out's answer as h says it: Resolve's "reload when idle" left

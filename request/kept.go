@@ -57,19 +57,36 @@ func (k Kept) Load(session string) (status.Switches, error) {
 	return sw, nil
 }
 
-// Save keeps a session's switches for its next run, in one step.
+// Save keeps a session's switches for its next run, in one step. What
+// else the file holds (an agent's own fields beside them) stays.
 func (k Kept) Save(session string, sw status.Switches) error {
-	data, err := json.Marshal(sw)
-	if err != nil {
+	if err := k.Dir.Ensure(k.Folder); err != nil {
 		return err
 	}
-	if err := k.Dir.Ensure(k.Folder); err != nil {
+	fields := map[string]json.RawMessage{}
+	if data, err := status.ReadFileNoFollow(k.path(session)); err == nil {
+		json.Unmarshal(data, &fields) // a file that is no object keeps nothing
+	}
+	for key, m := range map[string]map[string]bool{"tools": sw.Tools, "skills": sw.Skills} {
+		if m == nil {
+			m = map[string]bool{}
+		}
+		raw, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		fields[key] = raw
+	}
+	data, err := json.Marshal(fields)
+	if err != nil {
 		return err
 	}
 	return status.WriteFileAtomic(k.path(session), data)
 }
 
-// Prune removes the switches of sessions not resumed for KeptFor.
+// Prune removes the switches of sessions not resumed for KeptFor. A
+// session whose status file is there is running, however long ago its
+// switches changed: its switches stay (a hook decides its calls from them).
 func (k Kept) Prune(now time.Time) {
 	if k.Dir.Check(k.Folder) != nil {
 		return
@@ -79,8 +96,12 @@ func (k Kept) Prune(now time.Time) {
 		return
 	}
 	for _, de := range des {
-		if fi, err := de.Info(); err == nil && now.Sub(fi.ModTime()) > KeptFor {
-			os.Remove(k.Dir.Path(k.Folder, de.Name()))
+		if fi, err := de.Info(); err != nil || now.Sub(fi.ModTime()) <= KeptFor {
+			continue
 		}
+		if _, err := os.Lstat(k.Dir.Path(status.SessionsDir, de.Name())); err == nil {
+			continue // the same name as the session's status file
+		}
+		os.Remove(k.Dir.Path(k.Folder, de.Name()))
 	}
 }

@@ -39,7 +39,10 @@
 // one step, for a session that polls. [Apply] re-applies kept switches, for
 // a session that starts, reloads or resumes. For a hook that keeps no state
 // of its own, [TakeAnswering] and [Decide] also write the answer (and the
-// switches) into the session's status file, under its lock. The host (the
+// switches) into the session's status file, under its lock. A host that
+// decides calls from switches it keeps outside the request folder ([Kept],
+// the hook kit) takes with [TakeKept]: the switches saved before the
+// request leaves the folder. The host (the
 // Pi bridge, a hook through `jig request handle`) only carries the outcome
 // out; no deciding happens outside this package.
 package request

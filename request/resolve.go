@@ -1,6 +1,7 @@
 package request
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -43,6 +44,8 @@ func Resolve(req *Request, have Available, current status.Switches, now time.Tim
 			refused = append(refused, "no tool named "+name)
 		case on && slices.Contains(have.Hidden, name):
 			refused = append(refused, "tool "+name+" is hidden and cannot be turned on")
+		case full(next.Tools, name):
+			refused = append(refused, fmt.Sprintf("tool %s: a session keeps at most %d switched tools", name, status.MaxSwitches))
 		default:
 			next.Tools[name] = on
 			done = append(done, "tool "+name+" "+onOff(on))
@@ -52,6 +55,10 @@ func Resolve(req *Request, have Available, current status.Switches, now time.Tim
 		on := req.Skills[name]
 		if !slices.Contains(have.Skills, name) {
 			refused = append(refused, "no skill named "+name)
+			continue
+		}
+		if full(next.Skills, name) {
+			refused = append(refused, fmt.Sprintf("skill %s: a session keeps at most %d switched skills", name, status.MaxSwitches))
 			continue
 		}
 		next.Skills[name] = on
@@ -113,6 +120,14 @@ func Apply(have Available, sw status.Switches) (active, skillsOff []string) {
 	}
 	sort.Strings(skillsOff)
 	return active, skillsOff
+}
+
+// full reports whether switches hold as many names as a status file
+// keeps and name is not among them: a switch more would make a file no
+// reader takes, so it is refused in the answer instead.
+func full(switches map[string]bool, name string) bool {
+	_, ok := switches[name]
+	return !ok && len(switches) >= status.MaxSwitches
 }
 
 func onOff(on bool) string {

@@ -47,7 +47,7 @@ hook < hook/hooktest;
 # What the agents' installers share: the one rule for editing a user's
 # file, the merge of Claude-shaped settings.
 status < configfile;
-NONE < settingsjson, install/hookjson;
+configfile < settingsjson, install/hookjson;
 
 # The readers: never the writer. serve/conversation is the neutral page
 # of messages each agent reads its transcripts into.

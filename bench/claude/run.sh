@@ -24,7 +24,7 @@ tags=urfave_cli_no_docs,urfave_cli_no_suggest
 go build -tags "$tags" -o "$work/jig-tags" ./cmd/jig
 
 # The hook's own work, in process (before HOME moves for the hooks).
-gobench=$(go test ./claude/ -run '^$' -bench HookNothingChanged -benchtime 500x -benchmem |
+gobench=$(go test ./claude/ -run '^$' -bench 'HookNothingChanged|PreToolUseNothingNew' -benchtime 500x -benchmem |
 	awk '/^Benchmark/ {printf "| `%s` | %.0f µs | %s B | %s |\n", $1, $3 / 1000, $5, $7}')
 
 # A session of realistic size: 200 calls with their results, 200 outputs.
@@ -65,7 +65,7 @@ $table
   interleaved runs per command; a ratio is the median over rounds of the command's median divided by hello's.
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
 
-The hook's own work, in process (\`go test ./claude -bench HookNothingChanged -benchmem\`):
+The hook's own work, in process (\`go test ./claude -bench 'HookNothingChanged|PreToolUseNothingNew' -benchmem\`):
 
 | benchmark | time/op | bytes/op | allocs/op |
 |---|---:|---:|---:|

@@ -25,8 +25,8 @@ func claudeCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			claudeHookCommand(e),
 			claudeStatusLineCommand(e),
-			claudeSessionsCommand(e),
-			claudeShowCommand(e),
+			claudeTranscripts(e).sessionsCommand(e),
+			claudeTranscripts(e).showCommand(e),
 		},
 	}
 }
@@ -67,11 +67,7 @@ func claudeHookCommand(e *env) *cli.Command {
 				return err
 			}
 			out, err := w.Hook(in)
-			if err != nil {
-				return err
-			}
-			_, err = e.stdout.Write(out)
-			return err
+			return e.hookAnswer(c, out, err)
 		},
 	}
 }
@@ -158,47 +154,21 @@ func claudeProjects(getenv func(string) string) string {
 	return filepath.Join(claude.AgentDir(getenv), "projects")
 }
 
-func claudeSessionsCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "sessions",
-		Usage:     "list Claude Code's sessions, newest first, from their transcripts' heads",
-		UsageText: "jig claude sessions [--cwd DIR] [--json]\n\nexample: jig claude sessions --cwd . --json",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return cct.List(claudeProjects(e.getenv)) })
-		},
-	}
-}
-
-func claudeShowCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "show",
-		Usage: "show what a Claude Code transcript says: model, usage, cost, outputs, recent calls, tools",
-		UsageText: "jig claude show FILE|ID [--json]\n\n" +
-			"example: jig claude show ~/.claude/projects/-home-me-src/6d5df00b-a7f0-4f9c-8397-89b978df7afb.jsonl",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError(c, "takes one FILE or session ID")
-			}
-			file, err := cct.Find(c.Args().First(), claudeProjects(e.getenv))
-			if err != nil {
-				return err
-			}
+// claudeTranscripts are Claude's transcripts as `jig claude sessions` and
+// `show` read them.
+func claudeTranscripts(e *env) records {
+	dir := claudeProjects(e.getenv)
+	return records{agent: "claude", label: "Claude Code", kind: "transcript", says: "model, usage, cost, outputs, recent calls, tools",
+		example: "~/.claude/projects/-home-me-src/6d5df00b-a7f0-4f9c-8397-89b978df7afb.jsonl",
+		list:    func() ([]*transcript.Listed, error) { return cct.List(dir) },
+		find:    func(arg string) (string, error) { return cct.Find(arg, dir) },
+		show: func(file string) (any, func(io.Writer), error) {
 			shown, err := cct.Show(file)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
-			if c.Bool("json") {
-				return writeIndented(e.stdout, shown)
-			}
-			shown.Print(e.stdout)
-			return nil
-		},
-	}
+			return shown, shown.Print, nil
+		}}
 }
 
 // printSessions is a sessions command of an agent: its transcripts as

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -22,8 +23,8 @@ func codexCommand(e *env) *cli.Command {
 		UsageText: "jig codex COMMAND [options] [arguments]\n\nexample: jig codex sessions --cwd .",
 		Subcommands: []*cli.Command{
 			codexHookCommand(e),
-			codexSessionsCommand(e),
-			codexShowCommand(e),
+			codexRollouts(e).sessionsCommand(e),
+			codexRollouts(e).showCommand(e),
 		},
 	}
 }
@@ -55,16 +56,7 @@ func codexHookCommand(e *env) *cli.Command {
 			host, _ := e.hostname()
 			h := &codex.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}
 			out, err := h.Hook(in)
-			if len(out) > 0 {
-				// a refusal stands whatever became of the write: Codex takes
-				// it only from a hook that exits 0
-				e.stdout.Write(out)
-				if err != nil {
-					sayError(e.stderr, c, err)
-				}
-				return nil
-			}
-			return err
+			return e.hookAnswer(c, out, err)
 		},
 	}
 }
@@ -74,45 +66,18 @@ func codexSessionsDir(getenv func(string) string) string {
 	return filepath.Join(codex.Home(getenv), "sessions")
 }
 
-func codexSessionsCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "sessions",
-		Usage:     "list Codex's sessions, newest first, from their rollouts' first lines",
-		UsageText: "jig codex sessions [--cwd DIR] [--json]\n\nexample: jig codex sessions --cwd . --json",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			return printSessions(c, e.stdout, func() ([]*transcript.Listed, error) { return rollout.List(codexSessionsDir(e.getenv)) })
-		},
-	}
-}
-
-func codexShowCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "show",
-		Usage: "show what a Codex rollout says: model, effort, usage, context, outputs, recent calls",
-		UsageText: "jig codex show FILE|ID [--json]\n\n" +
-			"example: jig codex show ~/.codex/sessions/2026/12/01/rollout-2026-12-01T10-02-58-01a2310e-ba56-7303-8d99-8f1a592c11d4.jsonl",
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageError(c, "takes one FILE or session ID")
-			}
-			file, err := rollout.Find(c.Args().First(), codexSessionsDir(e.getenv))
-			if err != nil {
-				return err
-			}
+// codexRollouts are Codex's rollouts as `jig codex sessions` and `show` read them.
+func codexRollouts(e *env) records {
+	dir := codexSessionsDir(e.getenv)
+	return records{agent: "codex", label: "Codex", kind: "rollout", says: "model, effort, usage, context, outputs, recent calls",
+		example: "~/.codex/sessions/2026/12/01/rollout-2026-12-01T10-02-58-01a2310e-ba56-7303-8d99-8f1a592c11d4.jsonl",
+		list:    func() ([]*transcript.Listed, error) { return rollout.List(dir) },
+		find:    func(arg string) (string, error) { return rollout.Find(arg, dir) },
+		show: func(file string) (any, func(io.Writer), error) {
 			shown, err := rollout.Show(file)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
-			if c.Bool("json") {
-				return writeIndented(e.stdout, shown)
-			}
-			shown.Print(e.stdout)
-			return nil
-		},
-	}
+			return shown, shown.Print, nil
+		}}
 }

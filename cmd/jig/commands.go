@@ -17,6 +17,7 @@ func commands(e *env) []*cli.Command {
 		ticketCommand(e),
 		claudeCommand(e),
 		codexCommand(e),
+		geminiCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 		versionCommand(e),

@@ -22,6 +22,7 @@ func installCommand(e *env) *cli.Command {
 			installPiCommand(e),
 			installClaudeCommand(e),
 			installCodexCommand(e),
+			installGeminiCommand(e),
 			installHerdrCommand(e),
 			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),
 		},

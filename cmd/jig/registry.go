@@ -4,6 +4,7 @@ import (
 	"jig/agents"
 	"jig/claude"
 	"jig/codex"
+	"jig/gemini"
 	"jig/pi"
 )
 
@@ -15,4 +16,5 @@ func init() {
 	agents.MustRegister(pi.Agent)
 	agents.MustRegister(claude.Agent)
 	agents.MustRegister(codex.Agent)
+	agents.MustRegister(gemini.Agent)
 }

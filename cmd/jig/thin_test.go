@@ -13,7 +13,7 @@ import (
 // cmd/jig is flags in, one package call, output out (issue 18): the
 // budgets below keep domain logic from growing back into it.
 const (
-	maxLines     = 3000 // non-test Go lines in cmd/jig
+	maxLines     = 3050 // non-test Go lines in cmd/jig (3000 until issue 27's agents: Gemini CLI's commands take 75)
 	maxEnvMethod = 15   // methods of env
 	maxFuncLines = 40   // a function or closure, a command's declaration aside
 )
