@@ -9,8 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"jig/cmdline"
 	"jig/render"
 	"jig/status"
+	"jig/ticket"
 )
 
 // Board gathers the rows of this machine and of the remote hosts. A host
@@ -22,6 +24,25 @@ type Board struct {
 	Host  string // this machine's name
 	Hosts []string
 	SSH   SSH
+}
+
+// New is the board of dir's sessions on this machine (host) and of the
+// hosts named, else of those configured() names, each asked over ssh. A
+// host ssh would read as something else, or a timeout that gives no host
+// any time, is a usage error (the flags' words: --host, --host-timeout).
+func New(dir *status.Dir, live status.Liveness, host string, hosts []string, configured func() []string, ssh SSH) (*Board, error) {
+	if ssh.Timeout <= 0 {
+		return nil, cmdline.Usagef("--host-timeout %s: want a time above 0", ssh.Timeout)
+	}
+	for _, h := range hosts {
+		if err := ticket.CheckHost(h); err != nil {
+			return nil, cmdline.Usagef("--host %v", err)
+		}
+	}
+	if len(hosts) == 0 {
+		hosts = configured()
+	}
+	return &Board{Dir: dir, Live: live, Host: host, Hosts: hosts, SSH: ssh}, nil
 }
 
 // Gather is every row, local first in no order (Sort orders them), with a

@@ -43,12 +43,6 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 		go func() {
 			defer wg.Done()
 			repos := transcript.NewRepoFinder() // its cache is the worker's own
-			repo := func(d string) string {
-				if r := repos.Repo(d + "/."); r != nil {
-					return *r
-				}
-				return ""
-			}
 			var buf []byte
 			for i := w; i < len(heads); i += workers {
 				data, err := dir.ReadRaw(heads[i].Name, buf)
@@ -56,7 +50,7 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 				if err != nil {
 					continue // ended since the listing
 				}
-				if rows[i], err = rowOf(data, repo); err == nil {
+				if rows[i], err = LocalRow(data, host, repos); err == nil {
 					ok[i] = true
 				}
 			}
@@ -65,16 +59,31 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 	wg.Wait()
 	out, kept := rows[:0], heads[:0]
 	for i, r := range rows {
-		if !ok[i] {
-			continue
+		if ok[i] {
+			out, kept = append(out, r), append(kept, heads[i])
 		}
-		r.Local = true
-		if r.Host == "" {
-			r.Host = host
-		}
-		out, kept = append(out, r), append(kept, heads[i])
 	}
 	return out, kept, nil
+}
+
+// LocalRow is the row of one of this machine's status files; repos names
+// the git work trees of its folders (a finder is not safe for concurrent
+// use: one per goroutine).
+func LocalRow(data []byte, host string, repos *transcript.RepoFinder) (Row, error) {
+	r, err := rowOf(data, func(d string) string {
+		if r := repos.Repo(d + "/."); r != nil {
+			return *r
+		}
+		return ""
+	})
+	if err != nil {
+		return Row{}, err
+	}
+	r.Local = true
+	if r.Host == "" {
+		r.Host = host
+	}
+	return r, nil
 }
 
 // SSH runs jig on other machines: Command is the ssh command as the user

@@ -62,20 +62,9 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Duration("host-timeout") <= 0 {
-		return nil, usageError(c, "--host-timeout %s: want a time above 0", c.Duration("host-timeout"))
-	}
-	hosts := c.StringSlice("host")
-	for _, h := range hosts {
-		if err := ticket.CheckHost(h); err != nil {
-			return nil, usageError(c, "--host %v", err)
-		}
-	}
 	host, _ := e.hostname()
-	if len(hosts) == 0 {
+	return board.New(dir, e.liveness(), host, c.StringSlice("host"), func() []string {
 		cwd, _ := os.Getwd()
-		hosts = ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv)).BoardHosts
-	}
-	return &board.Board{Dir: dir, Live: e.liveness(), Host: host, Hosts: hosts,
-		SSH: board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")}}, nil
+		return ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv)).BoardHosts
+	}, board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")})
 }

@@ -8,6 +8,7 @@ func commands(e *env) []*cli.Command {
 		terminalCommand(e),
 		sessionCommand(e),
 		boardCommand(e),
+		serveCommand(e),
 		installCommand(e),
 		requestCommand(e),
 		herdrCommand(e),

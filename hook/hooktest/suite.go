@@ -300,7 +300,9 @@ func mergeRace(t *testing.T, h Harness) {
 		var wg sync.WaitGroup
 		wg.Go(func() { s.run(Event{Kind: hook.Prompt}) }) // takes the request, or the merged one
 		s.send(off(h.Switch))
-		reason, _ := s.run(Event{Kind: hook.PreTool, Tool: h.Tool})
+		id := fmt.Sprintf("call_race%03d", round)
+		s.h.Call(t, s.transcript, id, h.Tool) // recorded first: an agent that waits for the call's entry finds it
+		reason, _ := s.run(Event{Kind: hook.PreTool, Tool: h.Tool, CallID: id})
 		wg.Wait()
 		if !strings.Contains(reason, "tool "+h.Switch+" is switched off") {
 			failed++
