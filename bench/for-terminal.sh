@@ -32,7 +32,7 @@ go build -o "$work/hello" ./bench/hello
 # package init (blackfriday's HTML entity table) is the largest part of jig's
 # start, but with its "did you mean" suggestions; and without those too, to
 # see what the suggestions cost.
-tags=urfave_cli_no_docs
+tags=urfave_cli_no_docs,netgo
 go build -tags "$tags" -o "$work/jig-tags" ./cmd/jig
 go build -tags "$tags,urfave_cli_no_suggest" -o "$work/jig-nosuggest" ./cmd/jig
 if [ -n "${BASE:-}" ]; then

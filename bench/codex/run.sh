@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 
 go build -o "$work/hello" ./bench/hello
 go build -o "$work/jig" ./cmd/jig
-tags=urfave_cli_no_docs,urfave_cli_no_suggest
+tags=urfave_cli_no_docs,netgo,urfave_cli_no_suggest
 go build -tags "$tags" -o "$work/jig-tags" ./cmd/jig
 
 # The hook's own work, in process.
