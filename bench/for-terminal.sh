@@ -184,8 +184,8 @@ $counts
 - Both programs are built with plain \`go build\` (the last two rows aside). On a busy machine both slow down and
   the absolute times say little; the ratio is what the budget is about.
 - Where the time goes (issue 32; callgrind's exclusive costs, \`--toggle-collect\` of a function for its
-  inclusive ones, \`GODEBUG=inittrace=1\`): before the Go runtime reaches main, ~1.36 M instructions against
-  hello's whole 0.37 M: gojq's package init, the table of its jq-defined builtins (0.64 M, 2 278 allocations;
+  inclusive ones, \`GODEBUG=inittrace=1\`): before the Go runtime reaches main, ~1.8 M instructions against
+  hello's whole 0.37 M (1.36 M before main linked serve; its net/http, crypto and html/template inits are ~0.5 M): gojq's package init, the table of its jq-defined builtins (0.64 M, 2 278 allocations;
   it runs wherever gojq is linked, and \`--jq\` needs it), the runtime's start over an 11 MB binary's tables
   (~0.3 M) and a few small inits (unicode's tables, urfave/cli, fsnotify: ~0.15 M). Then building the command tree
   (0.17 M), reading the command line and running the action (~0.2 M), and finding, reading and checking the
