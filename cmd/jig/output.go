@@ -40,9 +40,7 @@ func presetFlags() []cli.Flag {
 // printer is how the command prints: its output flags laid over what the
 // command itself decides in o (Summary, Lines).
 func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) {
-	// The flags given, once: c.IsSet of a flag not given matches every
-	// flag's names through a regexp.
-	set := c.LocalFlagNames()
+	set := c.LocalFlagNames() // once: IsSet of a flag not given runs a regexp over every flag's names
 	o.JSON, o.JQ, o.Format, o.Preset, o.Shell = c.Bool("json"), given(c, set, "jq"), given(c, set, "format"), given(c, set, "preset"), given(c, set, "shell")
 	if slices.Contains(set, "max-width") {
 		n := c.Int("max-width")
