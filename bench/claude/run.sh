@@ -61,6 +61,8 @@ bytes. Budget: at most 3× a Go hello-world process. **Ratio: ${ratio[hook]} ($v
 
 $table
 
+$counted
+
 - Measured: $(date -u +%Y-%m-%dT%H:%MZ), a bash loop with \$EPOCHREALTIME, $rounds rounds of $runs
   interleaved runs per command; a ratio is the median over rounds of the command's median divided by hello's.
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
