@@ -392,13 +392,16 @@ func TestPrintSession(t *testing.T) {
 	w.model.Queue(scriptedanthropic.Reply{Text: "e2e-session", Usage: scriptedanthropic.Usage{Input: 300, Output: 5}})
 	w.checkEnd("run 3 (/rename)", run.result(t))
 
-	// Run 4: the same session; the context unknown until the next reply
-	// (the compaction), Bash and Write still off.
+	// Run 4: the same session; the context what Claude recorded the
+	// compaction left (its postTokens) until the next reply, Bash and
+	// Write still off.
 	run = w.startPrint("E2E-PROMPT once more", append([]string{"--continue"}, allowed...)...)
 	w.waitRequests(9)
 	s = w.checkStep("before run 4's first reply", secrets...)
-	if s.Session != sid || s.Context.Tokens != nil || s.Context.Percent != nil || s.Switches.Tools["Bash"] || s.Switches.Tools["Write"] {
-		t.Errorf("run 4: session %s context %+v switches %v; want %s, unknown, Bash and Write off", s.Session, s.Context, s.Switches, sid)
+	post, recorded := postTokens(*s.SessionFile)
+	if s.Session != sid || !recorded || s.Context.Tokens == nil || *s.Context.Tokens != post || s.Switches.Tools["Bash"] || s.Switches.Tools["Write"] {
+		t.Errorf("run 4: session %s context %v (Claude's postTokens %d, %v) switches %v; want %s, postTokens, Bash and Write off",
+			s.Session, deref(s.Context.Tokens), post, recorded, s.Switches, sid)
 	}
 	step(10, scriptedanthropic.Reply{ToolUses: []scriptedanthropic.ToolUse{bash("toolu_b3", "touch "+ran3+" # E2E-CMD-3")},
 		Usage: scriptedanthropic.Usage{Input: 1500, Output: 20, CacheRead: 6}})

@@ -153,7 +153,7 @@ func TestAfterToolSettlesAndCreatedStays(t *testing.T) {
 
 // The window Claude's statusLine said is kept for the session: a print-mode
 // run of it (no statusLine) knows it. After a compaction the context is
-// unknown until the next reply, whatever the statusLine says of it.
+// the postTokens Claude recorded, whatever the statusLine says of it.
 func TestWindowKeptAndCompaction(t *testing.T) {
 	s := newSession(t)
 	s.append(`{"isSidechain":false,"type":"assistant","timestamp":"2026-12-01T10:00:01Z","sessionId":"s1","message":{"id":"msg_1","model":"claude-opus-5-5","stop_reason":"end_turn","usage":{"input_tokens":40000,"output_tokens":5},"content":[{"type":"text","text":"hi"}]}}`)
@@ -167,8 +167,8 @@ func TestWindowKeptAndCompaction(t *testing.T) {
 	}
 	s.append(`{"isSidechain":false,"type":"system","subtype":"compact_boundary","timestamp":"2026-12-01T10:00:02Z","sessionId":"s1","compactMetadata":{"preTokens":40005,"postTokens":900}}`)
 	got = s.hook("statusLine", `,"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":0}}`)
-	if got.Context.Tokens != nil || got.Context.Percent != nil {
-		t.Errorf("after a compaction: context %+v, want unknown", got.Context)
+	if got.Context.Tokens == nil || *got.Context.Tokens != 900 || got.Context.Percent == nil || *got.Context.Percent != float64(900)/200000*100 {
+		t.Errorf("after a compaction: context %v %v %v, want Claude's postTokens 900 of 200000", deref(got.Context.Tokens), deref(got.Context.Window), deref(got.Context.Percent))
 	}
 	if err := s.w.End("s1"); err != nil {
 		t.Fatal(err)
@@ -177,4 +177,11 @@ func TestWindowKeptAndCompaction(t *testing.T) {
 	if got.Context.Window == nil || *got.Context.Window != 200000 {
 		t.Errorf("the next run: context %+v, want the window kept", got.Context)
 	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

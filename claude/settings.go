@@ -108,18 +108,13 @@ func installStatusLine(s *settingsjson.File, bin string, notes *[]string) (bool,
 	if settingsjson.Member(obj, "command") == nil || said.Command == "" {
 		return false, errors.New("statusLine: an object with no command: give it one, or remove it")
 	}
-	theirs, isWrapped := unwrap(said.Command)
+	theirs, refreshed, isWrapped := unwrap(said.Command)
 	if !isJig(said.Command, "statusline") {
 		theirs, isWrapped = said.Command, true
 		*notes = append(*notes, "statusLine runs your own command: jig runs it (--then) and prints its line; jig install claude --uninstall puts it back")
 	}
 	if isWrapped {
-		want := wrapped(bin, theirs)
-		if said.Command == want {
-			return false, nil
-		}
-		s.Set(settingsjson.Member(obj, "command"), want, indent)
-		return true, nil
+		return wrapStatusLine(s, obj, indent, said.Command, wrapped(bin, theirs, refreshed || said.RefreshInterval == nil)), nil
 	}
 	changed := false
 	if said.Command != line.Command {
@@ -137,6 +132,24 @@ func installStatusLine(s *settingsjson.File, bin string, notes *[]string) (bool,
 	return changed, nil
 }
 
+// wrapStatusLine sets the wrapping command want; when it says jig adds
+// the refreshInterval (the user's line had none), it adds jig's own: a
+// request to an idle Claude is taken when Claude runs the statusLine, and
+// without a refresh Claude runs it only when something changes.
+func wrapStatusLine(s *settingsjson.File, obj *hujson.Object, indent, cur, want string) bool {
+	_, refreshed, _ := unwrap(want)
+	changed := false
+	if refreshed && settingsjson.Member(obj, "refreshInterval") == nil {
+		s.Add(obj, indent, "refreshInterval", RefreshInterval)
+		changed = true
+	}
+	if cur != want {
+		s.Set(settingsjson.Member(obj, "command"), want, indent)
+		changed = true
+	}
+	return changed
+}
+
 // Uninstall removes exactly jig's hooks and statusLine from the settings
 // file's content, and what held only them, and puts back the user's own
 // statusLine command jig wrapped: after Install it gives the file's bytes
@@ -152,9 +165,13 @@ func Uninstall(data []byte) (out []byte, changed bool, err error) {
 			Command string `json:"command"`
 		}
 		if settingsjson.Decode(cur, &said) == nil && isJig(said.Command, "statusline") {
-			if theirs, ok := unwrap(said.Command); ok {
+			if theirs, refreshed, ok := unwrap(said.Command); ok {
 				// the user's own command comes back, the rest of it untouched
-				s.Set(settingsjson.Member(cur.Value.(*hujson.Object), "command"), theirs, settingsjson.IndentOf(s.Root(), "statusLine"))
+				obj := cur.Value.(*hujson.Object)
+				s.Set(settingsjson.Member(obj, "command"), theirs, settingsjson.IndentOf(s.Root(), "statusLine"))
+				if i := settingsjson.Index(obj, "refreshInterval"); refreshed && i >= 0 {
+					settingsjson.RemoveMember(obj, i) // the refresh jig added
+				}
 			} else {
 				settingsjson.RemoveMember(s.Root(), settingsjson.Index(s.Root(), "statusLine"))
 			}

@@ -35,8 +35,8 @@ func (w *Writer) StatusLine(in *Input) (*status.Status, error) {
 		}
 		if r == nil && s.Context.Tokens == nil && cw != nil && cw.CurrentUsage != nil {
 			// no transcript to read yet: Claude's own count of the context
-			// (once there is one, the transcript's: after a compaction it
-			// says unknown until the next reply)
+			// (once there is one, the transcript's: after a compaction,
+			// the postTokens Claude recorded)
 			u := cw.CurrentUsage
 			if tok := u.Input + u.CacheRead + u.CacheWrite; tok > 0 {
 				s.Context.Tokens = &tok

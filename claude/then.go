@@ -46,34 +46,47 @@ func Then(command string, input []byte, stderr io.Writer) (out []byte, code int,
 	return stdout.Bytes(), 0, nil
 }
 
-// thenFlag is how jig's statusLine command names the command it wraps.
-const thenFlag = " --then "
+// thenFlag is how jig's statusLine command names the command it wraps;
+// refreshedFlag before it says jig added the statusLine's refreshInterval
+// (the user's had none), which --uninstall removes again.
+const (
+	thenFlag      = " --then "
+	refreshedFlag = " --refreshed"
+)
 
 // wrapped is jig's statusLine command wrapping the user's own: bin's
-// `claude statusline --then '<command>'`.
-func wrapped(bin, command string) string {
-	return Command(bin, "statusline") + thenFlag + shellQuote(command)
+// `claude statusline [--refreshed] --then '<command>'`.
+func wrapped(bin, command string, refreshed bool) string {
+	cmd := Command(bin, "statusline")
+	if refreshed {
+		cmd += refreshedFlag
+	}
+	return cmd + thenFlag + shellQuote(command)
 }
 
-// unwrap is the user's command a statusLine command of jig's wraps, and
-// whether it wraps one (as wrapped writes it).
-func unwrap(cmd string) (string, bool) {
+// unwrap is the user's command a statusLine command of jig's wraps,
+// whether jig added its refreshInterval, and whether it wraps one (as
+// wrapped writes it).
+func unwrap(cmd string) (theirs string, refreshed, ok bool) {
 	if !isJig(cmd, "statusline") {
-		return "", false
+		return "", false, false
 	}
-	i := strings.Index(cmd, " claude statusline"+thenFlag)
-	if i < 0 {
-		return "", false
+	for _, mark := range []string{refreshedFlag + thenFlag, thenFlag} {
+		i := strings.Index(cmd, " claude statusline"+mark)
+		if i < 0 {
+			continue
+		}
+		q := cmd[i+len(" claude statusline"+mark):]
+		if len(q) < 2 || q[0] != '\'' || q[len(q)-1] != '\'' {
+			return "", false, false
+		}
+		inner := strings.ReplaceAll(q[1:len(q)-1], `'\''`, "'")
+		if shellQuote(inner) != q {
+			return "", false, false // not what jig writes
+		}
+		return inner, mark != thenFlag, true
 	}
-	q := cmd[i+len(" claude statusline"+thenFlag):]
-	if len(q) < 2 || q[0] != '\'' || q[len(q)-1] != '\'' {
-		return "", false
-	}
-	inner := strings.ReplaceAll(q[1:len(q)-1], `'\''`, "'")
-	if shellQuote(inner) != q {
-		return "", false // not what jig writes
-	}
-	return inner, true
+	return "", false, false
 }
 
 // shellQuote is s as one /bin/sh word.

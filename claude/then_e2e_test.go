@@ -74,7 +74,8 @@ func TestThenWrapsTheRealCCStatusline(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if wrapped := jig + " claude statusline --then '" + cc + "'"; got.StatusLine.Command != wrapped {
+	// ccstatusline's line had no refreshInterval: it gets jig's (--refreshed)
+	if wrapped := jig + " claude statusline --refreshed --then '" + cc + "'"; got.StatusLine.Command != wrapped {
 		t.Fatalf("statusLine command %q, want %q", got.StatusLine.Command, wrapped)
 	}
 	line, code := run(got.StatusLine.Command)

@@ -46,17 +46,7 @@ func startInTmux(t *testing.T, w *world, allow []string) *inTmux {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		pitest.Missing(t, "tmux is missing; run .ci/provision")
 	}
-	// What a first start asks (theme, trust, the API key) is answered
-	// beforehand, as after a user's first run.
-	key := "sk-ant-scripted-0123456789abcdefghij"
-	seed, _ := json.Marshal(map[string]any{
-		"hasCompletedOnboarding": true, "theme": "dark", "numStartups": 1,
-		"customApiKeyResponses": map[string]any{"approved": []string{key[len(key)-20:]}, "rejected": []string{}},
-		"projects":              map[string]any{w.work: map[string]any{"hasTrustDialogAccepted": true}},
-	})
-	if err := os.WriteFile(filepath.Join(w.home, ".claude.json"), seed, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	seedFirstRun(t, w)
 	// The statusLine command records what Claude pipes in beside printing.
 	c := &inTmux{w: w, statusLine: filepath.Join(w.marks, "statusline.json")}
 	settings := filepath.Join(w.home, ".claude", "settings.json")
@@ -98,6 +88,21 @@ func startInTmux(t *testing.T, w *world, allow []string) *inTmux {
 		return ""
 	})
 	return c
+}
+
+// seedFirstRun answers what a first start asks (theme, trust, the API
+// key) beforehand, as after a user's first run.
+func seedFirstRun(t *testing.T, w *world) {
+	t.Helper()
+	key := "sk-ant-scripted-0123456789abcdefghij"
+	seed, _ := json.Marshal(map[string]any{
+		"hasCompletedOnboarding": true, "theme": "dark", "numStartups": 1,
+		"customApiKeyResponses": map[string]any{"approved": []string{key[len(key)-20:]}, "rejected": []string{}},
+		"projects":              map[string]any{w.work: map[string]any{"hasTrustDialogAccepted": true}},
+	})
+	if err := os.WriteFile(filepath.Join(w.home, ".claude.json"), seed, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (c *inTmux) screen() string { return c.inner.Run("capture-pane", "-p", "-t", c.pane) }
@@ -204,12 +209,13 @@ func TestInteractiveInTmux(t *testing.T) {
 		t.Errorf("model %+v, want Claude's display name %s", s.Model, modelName)
 	}
 
-	// /compact: the context is unknown (null) until the next reply, while
-	// the statusLine goes on running, whatever it says of the context.
+	// /compact: the context is what Claude recorded the compaction left
+	// (its postTokens, read here from the transcript apart from jig's
+	// reader), while the statusLine goes on running.
 	costBefore := *s.Usage.Cost
 	w.model.Queue(scriptedanthropic.Reply{Text: "<summary>E2E-SUMMARY</summary>", Usage: scriptedanthropic.Usage{Input: 3000, Output: 200}})
 	c.typeLine("/compact")
-	poll(t, "after /compact the context is unknown, the statusLine says none", func() string {
+	poll(t, "after /compact the context is Claude's postTokens", func() string {
 		s := find()
 		var in struct {
 			Cost struct {
@@ -218,11 +224,17 @@ func TestInteractiveInTmux(t *testing.T) {
 		}
 		data, _ := os.ReadFile(sl)
 		json.Unmarshal(data, &in)
-		switch {
-		case s == nil || in.Cost.Total <= costBefore:
+		if s == nil || in.Cost.Total <= costBefore || s.SessionFile == nil {
 			return "no statusLine run since the compaction (its cost is in Claude's); screen:\n" + screen()
-		case s.Context.Tokens != nil || s.Context.Percent != nil || s.Context.Window == nil:
-			return fmt.Sprintf("context %+v, want tokens and percent unknown, the window known; the statusLine said %s", s.Context, data)
+		}
+		post, ok := postTokens(*s.SessionFile)
+		switch {
+		case !ok:
+			return "Claude recorded no compaction yet"
+		case s.Context.Tokens == nil || *s.Context.Tokens != post || s.Context.Window == nil || s.Context.Percent == nil ||
+			*s.Context.Percent != float64(post)/float64(*s.Context.Window)*100:
+			return fmt.Sprintf("context %v of %v (%v%%), want Claude's postTokens %d; the statusLine said %s",
+				deref(s.Context.Tokens), deref(s.Context.Window), deref(s.Context.Percent), post, data)
 		}
 		return ""
 	})

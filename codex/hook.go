@@ -85,7 +85,8 @@ type Hooks struct {
 // write, without the session's lock; when it refuses, an error of the
 // write does not undo it (the caller still prints out).
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
-	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	pid, getenv := h.owner(in) // a TUI's, when Codex's background server runs the hook
+	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: getenv, Host: h.Host, PID: pid}
 	ev := &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, CWD: in.CWD, Tool: in.ToolName,
 		CallID: in.ToolUseID, Transcript: in.TranscriptPath}
 	return k.Run(h.agent(in), ev)
@@ -126,4 +127,5 @@ func edit(s *status.Status, in *Input, src *source) {
 			s.RateLimits = rl
 		}
 	}
+	src.dropGone(s)
 }

@@ -43,36 +43,43 @@ func Merge(hooks, config []byte, hooksFile, bin string) (newHooks, newConfig []b
 		e := trustEntry{Key: trustKey(hooksFile, sp.Label, at[sp.Event]), Hash: trustHash(sp.Label, cmd, sp.Timeout)}
 		entries, keys = append(entries, e), append(keys, e.Key)
 	}
-	outside := config
-	if i, j, _, ok := findBlock(config); ok {
-		outside = splice(config, i, j, "")
-	}
-	existing, bad := trustConflicts(outside, keys)
+	own := findOwned(config, jigKeys(hooks, hooksFile))
+	existing, bad := trustConflicts(own.without(config), keys)
 	if bad != "" {
 		return nil, nil, nil, errors.New(bad + "; trust jig's hooks in Codex instead (it asks when they need review)")
 	}
-	var mine []trustEntry
+	for _, t := range own.tables {
+		delete(existing, t.key) // jig's table, though someone added a key to it
+	}
+	skip := map[string]bool{}
 	for _, e := range entries {
 		hash, there := existing[e.Key]
-		switch {
-		case !there:
-			mine = append(mine, e)
-		case hash != e.Hash:
-			notes = append(notes, "config.toml trusts another hook under "+e.Key+" (outside jig's lines; left as it is): Codex will not run jig's until it is trusted again")
+		if !there {
+			continue
+		}
+		skip[e.Key] = true
+		if hash != e.Hash {
+			notes = append(notes, "config.toml trusts another hook under "+e.Key+" (not jig's line; left as it is): Codex will not run jig's until it is trusted again")
 		}
 	}
-	return newHooks, setBlock(config, trustBlock(mine)), notes, nil
+	newConfig = ownedConfig(config, own, entries, skip)
+	if n := len(findOwned(newConfig, jigKeys(newHooks, hooksFile)).tables); n != len(entries)-len(skip) {
+		// the lines jig added are not tables: the file ends inside a value
+		return nil, nil, nil, errors.New("config.toml ends inside a string or a value, so jig cannot add its lines after it")
+	}
+	return newHooks, newConfig, notes, nil
 }
 
 // Unmerge removes exactly what Merge added: jig's groups from hooks.json
-// and jig's lines from config.toml; a file left with nothing of the
-// user's (nil) is removed.
-func Unmerge(hooks, config []byte) (newHooks, newConfig []byte, err error) {
+// and jig's lines from config.toml, whatever Codex or the user wrote
+// around them since; a file left with nothing of the user's (nil) is
+// removed. hooksFile is hooks.json's path, which names the trust entries.
+func Unmerge(hooks, config []byte, hooksFile string) (newHooks, newConfig []byte, err error) {
 	newHooks, err = uninstallHooksFile(hooks)
 	if err != nil {
 		return nil, nil, fmt.Errorf("hooks.json: %w", err)
 	}
-	newConfig = setBlock(config, "")
+	newConfig = findOwned(config, jigKeys(hooks, hooksFile)).without(config)
 	if len(newConfig) == 0 && len(config) > 0 {
 		newConfig = nil // the file jig's lines were alone in goes
 	}
@@ -119,7 +126,7 @@ func Install(codexHome, bin string, uninstall bool) (*InstallResult, error) {
 	var newHooks, newConfig []byte
 	res := &InstallResult{}
 	if uninstall {
-		newHooks, newConfig, err = Unmerge(hooks.Data, config.Data)
+		newHooks, newConfig, err = Unmerge(hooks.Data, config.Data, hooksFile)
 	} else {
 		newHooks, newConfig, res.Notes, err = Merge(hooks.Data, config.Data, hooksFile, bin)
 	}

@@ -16,6 +16,8 @@ func FuzzInstall(f *testing.F) {
 	f.Add([]byte(` { "hooks" : { } } `), []byte("x = 1"))
 	f.Add([]byte(`{"hooks":{"Stop":[ ],"SessionEnd":[{"hooks":[]}]},"a":{"b":[1,2,{"c":"\"}"}]}}`), []byte("[a]\nb = '''\n[hooks]\n'''\n"))
 	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"jig codex hook"}]}]}}`), []byte("# jig install codex: end\n"))
+	f.Add([]byte(``), []byte("a = \"\"\"\n[hooks.state.\"/h/hooks.json:stop:0:0\"] # jig install codex\ntrusted_hash = \"x\"\n\"\"\"\n[t]\n"))
+	f.Add([]byte(``), []byte("[tui]\nx = 1\n# jig install codex: begin (a newline was added before this line)\n[notice]\n# jig install codex: end\n"))
 	f.Fuzz(func(t *testing.T, hooks, config []byte) {
 		h1, c1, _, err := Merge(hooks, config, "/h/hooks.json", "/usr/bin/jig")
 		if err != nil {
@@ -28,15 +30,15 @@ func FuzzInstall(f *testing.F) {
 		if err != nil || !bytes.Equal(h1, h2) || !bytes.Equal(c1, c2) {
 			t.Fatalf("a second merge: %v\n%s\n%s", err, h2, c2)
 		}
-		h3, c3, err := Unmerge(h1, c1)
+		h3, c3, err := Unmerge(h1, c1, "/h/hooks.json")
 		if err != nil {
 			t.Fatalf("uninstall of jig's own install: %v", err)
 		}
 		if hasJigHook(h3) {
 			t.Fatalf("jig's hook left after uninstall:\n%s", h3)
 		}
-		_, _, _, hadBlock := findBlock(config)
-		if hasJigHook(hooks) || hadBlock {
+		own := findOwned(config, jigKeys(hooks, "/h/hooks.json"))
+		if hasJigHook(hooks) || len(own.tables)+len(own.legacy) > 0 {
 			return // jig's own entries were there before: they go too
 		}
 		if len(bytes.TrimSpace(hooks)) == 0 && h3 != nil || len(bytes.TrimSpace(hooks)) > 0 && !bytes.Equal(h3, hooks) {

@@ -67,7 +67,7 @@ func TestMergeAndUnmerge(t *testing.T) {
 			if err != nil || !bytes.Equal(h1, h2) || !bytes.Equal(c1, c2) {
 				t.Errorf("a second merge changed something: %v\n%s\n%s", err, h2, c2)
 			}
-			h3, c3, err := Unmerge(h1, c1)
+			h3, c3, err := Unmerge(h1, c1, "/home/ana/.codex/hooks.json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,8 +102,8 @@ func TestMergeKeepsUserText(t *testing.T) {
 			t.Errorf("config.toml lacks %s", key)
 		}
 	}
-	if !strings.Contains(string(c), "\"\"\"\n"+blockBeginNewline) {
-		t.Errorf("the block does not follow the file's unterminated last line:\n%s", c)
+	if !strings.Contains(string(c), "\"\"\"\n[hooks.state.\"/h/hooks.json:session_start:0:0\"] "+ownMarkNewline+"\n") {
+		t.Errorf("jig's first table does not follow the file's unterminated last line:\n%s", c)
 	}
 }
 
@@ -129,6 +129,7 @@ func TestMergeRefuses(t *testing.T) {
 		"hooks a value":        {"", "hooks = 1\n"},
 		"dotted jig key":       {"", `hooks.state."/h/hooks.json:stop:0:0".trusted_hash = "sha256:1"` + "\n"},
 		"hooks.state an array": {"", "[[hooks.state]]\n"},
+		"ends in a string":     {"", "x = \"\"\"\n"},
 	} {
 		if _, _, _, err := Merge([]byte(in[0]), []byte(in[1]), "/h/hooks.json", "/usr/bin/jig"); err == nil {
 			t.Errorf("%s: merged", name)
@@ -156,7 +157,7 @@ func TestOlderJigReplaced(t *testing.T) {
 	if err != nil || bytes.Contains(h2, []byte("/old/jig")) || bytes.Contains(c2, []byte(trustHash("stop", "/old/jig codex hook", 10))) {
 		t.Fatalf("%v\n%s\n%s", err, h2, c2)
 	}
-	h3, c3, _ := Unmerge(h2, c2)
+	h3, c3, _ := Unmerge(h2, c2, "/h/hooks.json")
 	if string(h3) != userHooks || len(c3) != 0 {
 		t.Errorf("after uninstall:\n%s\n%q", h3, c3)
 	}

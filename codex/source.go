@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"jig/codex/rollout"
+	"jig/status"
 	"jig/transcript"
 	"jig/writer"
 )
@@ -129,6 +131,19 @@ func (s *source) read() *rollout.Reader {
 		return nil
 	}
 	return s.r
+}
+
+// dropGone takes out of st the files the session created and then
+// deleted or moved away (an earlier hook may have listed them).
+func (s *source) dropGone(st *status.Status) {
+	r := s.reader()
+	if r == nil {
+		return
+	}
+	gone := r.Gone()
+	st.Outputs = slices.DeleteFunc(st.Outputs, func(o status.Output) bool {
+		return o.Action == status.Created && slices.Contains(gone, o.Path)
+	})
 }
 
 // orNil is s as a writer.Source, a nil interface when there is no rollout.

@@ -6,15 +6,20 @@ import (
 	"strings"
 )
 
-// tomlDef is one definition in a config.toml: a table header (key nil) or
-// a key set in the table above it, and a key's value when it is a plain
-// one-line basic string.
+// tomlDef is one definition in a config.toml: a table header (key nil), a
+// key set in the table above it, or a comment line outside every value; a
+// key's value when it is a plain one-line basic string; and where its
+// lines are.
 type tomlDef struct {
-	table  []string
-	key    []string
-	array  bool // an [[array of tables]] header
-	str    string
-	hasStr bool
+	table   []string
+	key     []string
+	array   bool // an [[array of tables]] header
+	str     string
+	hasStr  bool
+	comment string // a header's comment after it, or a comment line's text
+	isNote  bool   // a comment line
+	start   int    // offset of its first line
+	end     int    // offset after its last line's newline
 }
 
 // scanTOML lists a TOML file's table headers and keys, enough to see where
@@ -25,35 +30,60 @@ func scanTOML(data []byte) []tomlDef {
 	var defs []tomlDef
 	var table []string
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	for i := 0; i < len(lines); i++ {
+	at := 0 // offset of line i
+	for i := 0; i < len(lines); at, i = at+len(lines[i]), i+1 {
 		l := bytes.TrimLeft(lines[i], " \t")
 		switch {
-		case len(l) == 0 || l[0] == '#' || l[0] == '\n' || l[0] == '\r':
+		case len(l) > 0 && l[0] == '#':
+			defs = append(defs, tomlDef{table: table, isNote: true, comment: string(bytes.TrimRight(l, "\r\n")), start: at, end: at + len(lines[i])})
+		case len(l) == 0 || l[0] == '\n' || l[0] == '\r':
 		case l[0] == '[':
 			array := bytes.HasPrefix(l, []byte("[["))
 			rest := l[1:]
 			if array {
 				rest = l[2:]
 			}
-			path, _ := dottedKey(rest)
+			path, n := dottedKey(rest)
 			table = path
-			defs = append(defs, tomlDef{table: path, array: array})
+			defs = append(defs, tomlDef{table: path, array: array, comment: headerComment(rest[n:], array), start: at, end: at + len(lines[i])})
 		default:
 			key, n := dottedKey(l)
 			rest := bytes.TrimLeft(l[n:], " \t")
 			if len(key) == 0 || len(rest) == 0 || rest[0] != '=' {
 				continue // not a key line: nothing jig reads
 			}
-			d := tomlDef{table: table, key: key}
+			d := tomlDef{table: table, key: key, start: at}
 			val := bytes.TrimSpace(rest[1:])
 			if s, ok := plainString(val); ok {
 				d.str, d.hasStr = s, true
 			}
+			last := min(skipValue(lines, i, len(lines[i])-len(rest)+1), len(lines)-1)
+			for ; i < last; i++ {
+				at += len(lines[i])
+			}
+			d.end = at + len(lines[i])
 			defs = append(defs, d)
-			i = skipValue(lines, i, len(lines[i])-len(rest)+1)
 		}
 	}
 	return defs
+}
+
+// headerComment is the comment after a table header's closing bracket
+// (rest is what follows the header's key), "" when none.
+func headerComment(rest []byte, array bool) string {
+	closing := "]"
+	if array {
+		closing = "]]"
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	if !bytes.HasPrefix(rest, []byte(closing)) {
+		return ""
+	}
+	rest = bytes.TrimSpace(rest[len(closing):])
+	if len(rest) == 0 || rest[0] != '#' {
+		return ""
+	}
+	return string(rest)
 }
 
 // dottedKey reads a key (bare, "basic" or 'literal' parts joined by dots)
@@ -181,6 +211,9 @@ func trustConflicts(config []byte, keys []string) (existing map[string]string, b
 	existing = map[string]string{}
 	var inTable string // the jig key whose table we are in
 	for _, d := range scanTOML(config) {
+		if d.isNote {
+			continue
+		}
 		full := append(slices.Clone(d.table), d.key...)
 		if d.key == nil {
 			inTable = ""

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -116,25 +115,6 @@ func trustKey(hooksFile, label string, group int) string {
 	return fmt.Sprintf("%s:%s:%d:0", hooksFile, label, group)
 }
 
-// config.toml's lines jig adds sit between these two; a file whose last
-// line had no newline gets one, and says so in the begin line, so that
-// --uninstall gives back the exact bytes.
-const (
-	blockBegin         = "# jig install codex: begin (Codex runs jig's hooks in hooks.json only when trusted)\n"
-	blockBeginNewline  = "# jig install codex: begin (a newline was added before this line)\n"
-	blockEnd           = "# jig install codex: end\n"
-	trustedHashKeyLine = "trusted_hash = "
-)
-
-// trustBlock is jig's lines: one [hooks.state."KEY"] table per hook.
-func trustBlock(entries []trustEntry) string {
-	var b strings.Builder
-	for _, e := range entries {
-		fmt.Fprintf(&b, "[hooks.state.%s]\n%s%s\n", tomlString(e.Key), trustedHashKeyLine, tomlString(e.Hash))
-	}
-	return b.String()
-}
-
 type trustEntry struct{ Key, Hash string }
 
 // tomlString is s as a TOML basic string.
@@ -154,46 +134,4 @@ func tomlString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// findBlock is where jig's lines are in config: [i, j), and whether the
-// begin line says a newline was added before it.
-func findBlock(config []byte) (i, j int, addedNewline, ok bool) {
-	for _, begin := range []string{blockBegin, blockBeginNewline} {
-		at := bytes.Index(config, []byte(begin))
-		if at < 0 || at > 0 && config[at-1] != '\n' {
-			continue
-		}
-		end := bytes.Index(config[at:], []byte(blockEnd))
-		if end < 0 {
-			continue
-		}
-		return at, at + end + len(blockEnd), begin == blockBeginNewline, true
-	}
-	return 0, 0, false, false
-}
-
-// setBlock puts body between jig's lines in config: in place of the lines
-// already there, else at the end. An empty body removes them.
-func setBlock(config []byte, body string) []byte {
-	if i, j, added, ok := findBlock(config); ok {
-		if body == "" {
-			if added && i > 0 {
-				i-- // the newline the block brought
-			}
-			return splice(config, i, j, "")
-		}
-		begin := blockBegin
-		if added {
-			begin = blockBeginNewline
-		}
-		return splice(config, i, j, begin+body+blockEnd)
-	}
-	if body == "" {
-		return config
-	}
-	if len(config) > 0 && config[len(config)-1] != '\n' {
-		return append(append([]byte{}, config...), "\n"+blockBeginNewline+body+blockEnd...)
-	}
-	return append(append([]byte{}, config...), blockBegin+body+blockEnd...)
 }

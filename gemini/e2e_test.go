@@ -43,7 +43,7 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	w := &world{t: t, gemini: pitest.Agent(t, "gemini", pitest.GeminiVersion, "gemini"), jig: testsrc.Jig(t)}
-	root := t.TempDir()
+	root := testsrc.TempDirOutlived(t) // Gemini may write in it a moment after a kill
 	w.home, w.work, w.state, w.mark = filepath.Join(root, "home"), filepath.Join(root, "project"), filepath.Join(root, "state"), filepath.Join(root, "marks")
 	for _, d := range []string{filepath.Join(w.home, ".gemini"), w.work, w.mark} {
 		if err := os.MkdirAll(d, 0o700); err != nil {

@@ -12,7 +12,8 @@ import (
 // newest pending call of that tool "ask", as Pi's writer records
 // jig-core's word; a permission notice is a permission wait that keeps the
 // tool of the one standing; a question, or a call that asks the person, a
-// question wait. The waiting call's own PreToolUse keeps the wait (an
+// question wait, its permission request and notice too. The waiting
+// call's own PreToolUse keeps the wait (an
 // agent runs a call's PreToolUse hooks and its permission request at
 // once); any other call's, refused or not, ends it, as does a call's end, a
 // prompt, a stop or a start. Since: status.Dir.Update keeps the first while
@@ -23,6 +24,17 @@ func attend(s, prev *status.Status, ev *Event, names []string) {
 		standing = prev.Attention
 	}
 	waits := func(kind string) bool { return standing != nil && standing.Kind == kind }
+	// A call that asks the person (Claude 2.1.328's AskUserQuestion) is
+	// one question: its permission request and the permission notice
+	// after it keep that wait (kind, tool, since), so it is heard of once.
+	asking := waits(status.AttentionQuestion) && standing.Tool != ""
+	switch {
+	case ev.Kind == Permission && ev.Asks:
+		s.Attention = &status.Attention{Kind: status.AttentionQuestion, Tool: shownTool(names)}
+		return
+	case ev.Kind == PermissionNotice && asking:
+		return // the question's own prompt notice
+	}
 	switch ev.Kind {
 	case Permission:
 		s.Attention = &status.Attention{Kind: status.AttentionPermission, Tool: shownTool(names)}

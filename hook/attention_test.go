@@ -10,6 +10,7 @@ import (
 func TestAttentionByKind(t *testing.T) {
 	bash := &status.Status{Attention: &status.Attention{Kind: status.AttentionPermission, Tool: "Bash"}}
 	question := &status.Status{Attention: &status.Attention{Kind: status.AttentionQuestion}}
+	asks := &status.Status{Attention: &status.Attention{Kind: status.AttentionQuestion, Tool: "AskUserQuestion"}}
 	for _, c := range []struct {
 		ev         Event
 		prev       *status.Status
@@ -24,6 +25,11 @@ func TestAttentionByKind(t *testing.T) {
 		{Event{Kind: Other}, bash, "permission", "Bash"},
 		{Event{Kind: Working}, bash, "permission", "Bash"},
 		{Event{Kind: PreTool, Tool: "AskUserQuestion", Asks: true}, nil, "question", "AskUserQuestion"},
+		// Claude 2.1.328 asks "permission" for the question, then notices
+		// the prompt: still the one question
+		{Event{Kind: Permission, Tool: "AskUserQuestion", Asks: true}, asks, "question", "AskUserQuestion"},
+		{Event{Kind: PermissionNotice}, asks, "question", "AskUserQuestion"},
+		{Event{Kind: PreTool, Tool: "AskUserQuestion", Asks: true}, asks, "question", "AskUserQuestion"},
 		{Event{Kind: PreTool, Tool: "Bash"}, bash, "permission", "Bash"}, // the waiting call's own
 		{Event{Kind: PreTool, Tool: "Read"}, bash, "", ""},
 		{Event{Kind: PreTool, Tool: "Read", Outcome: status.Error}, bash, "", ""}, // refused, all the same

@@ -55,6 +55,10 @@ type HerdrReport struct {
 	// sidebar rows (herdr1.SidebarRows) are what is left to add.
 	PluginReady bool
 	Link        Link
+	// HerdrOwns are the agents whose Herdr integration is installed
+	// (herdr integration status): Herdr keeps its own state for their
+	// panes and drops jig's.
+	HerdrOwns []string
 }
 
 // dirs are the Herdr.app mods folder and the plugin's folder.
@@ -124,8 +128,13 @@ func (h Herdr) Install() (HerdrReport, error) {
 		return r, err
 	}
 	r.PluginReady = true
-	r.Link, err = linkHerdrPlugin(h.Getenv, pluginDir)
-	return r, err
+	if r.Link, err = linkHerdrPlugin(h.Getenv, pluginDir); err != nil {
+		return r, err
+	}
+	if hbin, err := herdr1.Find(h.Getenv); err == nil {
+		r.HerdrOwns, _ = herdr1.Integrations(hbin) // a herdr without the command has none
+	}
+	return r, nil
 }
 
 // linkHerdrPlugin links the plugin at dir, unless herdr is not found or

@@ -68,5 +68,9 @@ func (r HerdrReport) Lines() []string {
 		l = append(l, "Herdr shows jig's tokens only in a sidebar row that names them; add to Herdr's config.toml:")
 		l = append(l, strings.Split(herdr1.SidebarRows, "\n")...)
 	}
+	for _, a := range r.HerdrOwns {
+		l = append(l, "Herdr's own "+a+" integration is installed: Herdr keeps its own state for "+a+
+			" panes and drops jig's (herdr integration uninstall "+a+" lets jig report them)")
+	}
 	return l
 }

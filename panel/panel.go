@@ -9,7 +9,6 @@ package panel
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"time"
@@ -55,10 +54,10 @@ func Lines(s *status.Status, now time.Time) []string {
 		add("%s %s · for %s", render.GlyphAttention, render.Waits(a), Age(now, a.Since))
 	}
 
-	add("context %s %s  %s / %s", Bar(s.Context.Percent), PercentText(s.Context.Percent),
+	add("context %s %s  %s / %s", Bar(s.Context.Percent), render.Percent(s.Context.Percent),
 		TokensOrUnknown(s.Context.Tokens), TokensOrUnknown(s.Context.Window))
 
-	line = "cost " + Money(s.Usage.Cost) + fmt.Sprintf(" · tools %d/%d", s.Tools.Active, s.Tools.Total)
+	line = "cost " + render.Money(s.Usage.Cost) + fmt.Sprintf(" · tools %d/%d", s.Tools.Active, s.Tools.Total)
 	if off := offSwitches(s.Switches); len(off) > 0 {
 		line += " · off: " + strings.Join(off, ", ")
 	}
@@ -143,7 +142,7 @@ func Lines(s *status.Status, now time.Time) []string {
 func rateLimitsLine(r *status.RateLimits, now time.Time) string {
 	var parts []string
 	for _, w := range render.RateWindows(r) {
-		part := w.Label + " " + PercentText(&w.UsedPercent)
+		part := w.Label + " " + render.Percent(&w.UsedPercent)
 		if w.ResetsAt != nil {
 			part += " (resets in " + render.Until(now, *w.ResetsAt) + ")"
 		}
@@ -236,35 +235,14 @@ func baseName(p string) string {
 	return p
 }
 
-// roundHalfUp is the rounding JavaScript's Math.round does for positive
-// numbers, so Go and JS print the same digits.
-func roundHalfUp(x float64) int64 { return int64(math.Floor(x + 0.5)) }
-
 // Bar is a context meter of BarCells cells, one per 5%.
 func Bar(p *float64) string {
 	filled := 0
 	if p != nil {
-		filled = int(roundHalfUp(*p * BarCells / 100))
+		filled = int(render.RoundHalfUp(*p * BarCells / 100))
 	}
 	filled = max(0, min(BarCells, filled))
 	return strings.Repeat("█", filled) + strings.Repeat("░", BarCells-filled)
-}
-
-// PercentText is a whole percentage, "?" when unknown.
-func PercentText(p *float64) string {
-	if p == nil {
-		return "?"
-	}
-	return fmt.Sprintf("%d%%", roundHalfUp(*p))
-}
-
-// Money is a cost in dollars and cents, "?" when unknown.
-func Money(c *float64) string {
-	if c == nil {
-		return "?"
-	}
-	cents := roundHalfUp(*c * 100)
-	return fmt.Sprintf("$%d.%02d", cents/100, cents%100)
 }
 
 // TokensOrUnknown is Tokens, "?" when unknown.

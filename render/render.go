@@ -8,29 +8,36 @@ package render
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
 	"jig/status"
 )
 
-// Percent formats a context percentage, "?" when unknown.
+// RoundHalfUp is the one rounding of the numbers every view shows: a half
+// goes up, as JavaScript's Math.round does for positive numbers, so the
+// status lines, the board, the panel, Herdr and Herdr.app's mods print the
+// same digits (85 k of 200 k tokens is 43 % in all of them).
+func RoundHalfUp(x float64) int64 { return int64(math.Floor(x + 0.5)) }
+
+// Percent formats a percentage (a context's, a rate limit's) as a whole
+// number, "?" when unknown: every view's formatter.
 func Percent(p *float64) string {
 	if p == nil {
 		return "?"
 	}
-	return fmt.Sprintf("%.0f%%", *p)
+	return fmt.Sprintf("%d%%", RoundHalfUp(*p))
 }
 
-// Money formats a cost in dollars, "?" when unknown.
+// Money formats a cost in dollars and cents, "?" when unknown: every
+// view's formatter.
 func Money(c *float64) string {
 	if c == nil {
 		return "?"
 	}
-	if *c < 10 {
-		return fmt.Sprintf("$%.2f", *c)
-	}
-	return fmt.Sprintf("$%.0f", *c)
+	cents := RoundHalfUp(*c * 100)
+	return fmt.Sprintf("$%d.%02d", cents/100, cents%100)
 }
 
 // Duration is a short age such as 5s, 3m, 2h, 4d; 0s for a time ahead of

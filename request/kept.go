@@ -26,6 +26,10 @@ func (k Kept) path(session string) string {
 	return k.Dir.Path(k.Folder, status.SafeName(session)+".json")
 }
 
+// File is where a session's switches are kept, for a host that reads them
+// itself (OpenCode's plugin refuses a call from them).
+func (k Kept) File(session string) string { return k.path(session) }
+
 // Load is the switches a session's earlier run kept: none (and no error)
 // when it kept none. A folder or file jig must not trust, or one that does
 // not hold switches, is an error: a caller deciding a refusal refuses.

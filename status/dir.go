@@ -15,6 +15,10 @@ import (
 // request files, terminals/ the index from terminal id to sessions.
 type Dir struct {
 	Root string
+	// Changed, when set, is told of each write that changed a session's
+	// file (prev nil for a new one) and of each removal (next nil), under
+	// the session's lock: it must not block (cmd/jig sets herdr1.Reporter).
+	Changed func(prev, next *Status)
 }
 
 // ErrUnsafeDir is returned for a state dir that another user owns or that

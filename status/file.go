@@ -64,7 +64,11 @@ func (d *Dir) Update(session string, now time.Time, build func(prev *Status) (*S
 	if s.Session != session {
 		return false, fmt.Errorf("writing session %q as %q", s.Session, session)
 	}
-	return d.write(s, prevData, prev, now)
+	changed, err := d.write(s, prevData, prev, now)
+	if changed && err == nil && d.Changed != nil {
+		d.Changed(prev, s)
+	}
+	return changed, err
 }
 
 // Write puts s in its file as the whole new content, under the session's
@@ -234,6 +238,9 @@ func (d *Dir) remove(session string) error {
 	}
 	if s != nil {
 		d.unindex(s, nil)
+		if d.Changed != nil {
+			d.Changed(s, nil)
+		}
 	}
 	os.Remove(d.Path(TerminalsDir, indexedDir, SafeName(session)))
 	d.restamp(wasFresh)

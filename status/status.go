@@ -155,8 +155,9 @@ const (
 // Window files a window the agent reports by its length (Claude names
 // its two, Codex gives window_minutes): five hours is FiveHour, seven days
 // Weekly. resetsAt is in seconds since the epoch, as both say it (0: not
-// said). A window of another length, or a negative percent, is left out:
-// it reports whether the window was kept.
+// said). A window of another length, or a percent outside 0–100 (an
+// agent's line is input: 1e308 is no share of a limit), is left out: it
+// reports whether the window was kept.
 func (r *RateLimits) Window(minutes int64, usedPercent, resetsAt float64) bool {
 	var slot **RateLimit
 	switch minutes {
@@ -167,7 +168,7 @@ func (r *RateLimits) Window(minutes int64, usedPercent, resetsAt float64) bool {
 	default:
 		return false
 	}
-	if usedPercent < 0 {
+	if !(usedPercent >= 0 && usedPercent <= 100) {
 		return false
 	}
 	w := &RateLimit{UsedPercent: usedPercent}

@@ -47,7 +47,7 @@ hook < hook/hooktest;
 # What the agents' installers share: the one rule for editing a user's
 # file, the merge of Claude-shaped settings.
 status < configfile;
-configfile < settingsjson, install/hookjson;
+configfile < settingsjson;
 
 # The readers: never the writer. serve/conversation is the neutral page
 # of messages each agent reads its transcripts into.
@@ -60,7 +60,7 @@ NONE < serve/conversation;
 board, serve/conversation < serve;
 
 # The agents, each on the shared rooms.
-agents, configfile, hook, install/hookjson, panel, request, serve/conversation, settingsjson, terminal, writer < AGENT;
+agents, configfile, hook, panel, request, serve/conversation, settingsjson, terminal, writer < AGENT;
 
 # The tests' helpers: any shared room, each other, no agent.
 board, cmdline, herdr, hook/hooktest, notify, panel/follow, scripts, serve < internal/...;

@@ -107,7 +107,7 @@ type state struct {
 	Said    bool      `json:"said"`    // a cost-state gave Claude's totals
 	SaidAt  int64     `json:"saidAt"`  // MainAt when it did: a subagent's reply up to then is in them
 	Counted []counted `json:"counted"` // the newest message ids, oldest first
-	Context *int64    `json:"context"` // tokens of the latest reply's context; nil after a compaction
+	Context *int64    `json:"context"` // tokens of the latest reply's context, or a compaction's postTokens
 
 	Cost      *float64 `json:"cost"`      // the latest cost-state's total
 	CostFresh bool     `json:"costFresh"` // no reply with usage came after it
@@ -286,6 +286,7 @@ var lineLimit = MaxLine
 type entry struct {
 	Type        string          `json:"type"`
 	Subtype     string          `json:"subtype"`
+	Compact     *compactMeta    `json:"compactMetadata"`
 	Timestamp   string          `json:"timestamp"`
 	SessionID   string          `json:"sessionId"`
 	CWD         string          `json:"cwd"`
@@ -426,11 +427,26 @@ func (r *Reader) line(b []byte, sub bool) {
 		}
 	case e.Type == "system":
 		if e.Subtype == "compact_boundary" {
-			// Unknown until the next reply: compactMetadata.postTokens
-			// counts the kept messages, not the system prompt and tools.
-			r.st.Context = nil
+			r.st.Context = e.Compact.after()
 		}
 	}
+}
+
+// compactMeta is what Claude records of a compaction: the context's
+// tokens before it and after it.
+type compactMeta struct {
+	PreTokens  *int64 `json:"preTokens"`
+	PostTokens *int64 `json:"postTokens"`
+}
+
+// after is the context a compaction left, as Claude counts it
+// (postTokens), nil when it does not say or says what is no count.
+func (m *compactMeta) after() *int64 {
+	if m == nil || m.PostTokens == nil || *m.PostTokens < 0 {
+		return nil
+	}
+	n := *m.PostTokens
+	return &n
 }
 
 // costState takes Claude's own totals: its cost, and its session totals

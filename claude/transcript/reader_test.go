@@ -421,8 +421,8 @@ func TestModelNameAndCompaction(t *testing.T) {
 	}
 	write(t, path, `{"parentUuid":null,"isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","timestamp":"2026-11-30T12:22:00.000Z","compactMetadata":{"trigger":"manual","preTokens":1010,"postTokens":2556},"sessionId":"`+sid+`"}`)
 	r.Update()
-	if d := r.Derive(nil); d.ContextTokens != nil {
-		t.Errorf("context %d after a compaction, want unknown", *d.ContextTokens)
+	if d := r.Derive(nil); d.ContextTokens == nil || *d.ContextTokens != 2556 {
+		t.Errorf("context %v after a compaction, want Claude's postTokens 2556", d.ContextTokens)
 	}
 	// another model's replies: its id until Claude names it
 	write(t, path, strings.ReplaceAll(assistantLine("m3", "msg_3", "2026-11-30T12:23:00Z", u2, `{"text":"x","type":"text"}`), "claude-opus-5-5", "claude-sonnet-5"))

@@ -1,23 +1,25 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"jig/pi/bridge"
+	"jig/status"
 )
 
-// piBridgeCommand is the long-lived process jig's Pi extension starts, one
-// per session: JSON lines in from the extension, the status file out.
-func piBridgeCommand(e *env) *cli.Command {
+// bridgeRunner is an agent's bridge: lines in, status files out, requests looked for every poll.
+type bridgeRunner interface {
+	Run(in io.Reader, out io.Writer, poll time.Duration) error
+}
+
+// bridgeCommand is `jig AGENT bridge`, the long-lived process an agent's extension or plugin
+// starts and feeds JSON lines (Pi: one per session; OpenCode: one per opencode process).
+func bridgeCommand(e *env, usage, usageText string, bridge func(dir *status.Dir, host string) bridgeRunner) *cli.Command {
 	return &cli.Command{
-		Name:  "bridge",
-		Usage: "keep a Pi session's status file (started by jig's Pi extension; JSON lines on stdin)",
-		Flags: []cli.Flag{
-			&cli.DurationFlag{Name: "poll", Value: 2 * time.Second, Usage: "how often to look for a request"},
-		},
-		UsageText: "jig pi bridge [--poll D] < events.jsonl\n\nexample: jig pi bridge --poll 2s   # as jig's Pi extension starts it",
+		Name: "bridge", Usage: usage, UsageText: usageText,
+		Flags: []cli.Flag{&cli.DurationFlag{Name: "poll", Value: 2 * time.Second, Usage: "how often to look for a request"}},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -30,7 +32,7 @@ func piBridgeCommand(e *env) *cli.Command {
 				return err
 			}
 			host, _ := e.hostname()
-			return bridge.New(dir, e.now, e.getenv, host).Run(e.stdin, e.stdout, c.Duration("poll"))
+			return bridge(dir, host).Run(e.stdin, e.stdout, c.Duration("poll"))
 		},
 	}
 }

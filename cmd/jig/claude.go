@@ -85,7 +85,9 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 			"example: jig claude statusline --preset plain < statusline.json   # as Claude runs it (jig install claude)\n" +
 			"example: jig claude statusline --then 'npx -y ccstatusline@latest' < statusline.json",
 		Flags: append(append(docFlags("the status file"), presetFlags()...),
-			&cli.StringFlag{Name: "then", Usage: "print what `COMMAND` (your own statusLine) prints for Claude's JSON instead of jig's line"}),
+			&cli.StringFlag{Name: "then", Usage: "print what `COMMAND` (your own statusLine) prints for Claude's JSON instead of jig's line"},
+			// jig install claude's mark: it added the statusLine's refreshInterval (--uninstall removes it)
+			&cli.BoolFlag{Name: "refreshed", Hidden: true}),
 		Action: func(c *cli.Context) error {
 			if c.IsSet("then") {
 				return e.claudeStatusLineThen(c)
@@ -169,6 +171,18 @@ func claudeTranscripts(e *env) records {
 			}
 			return shown, shown.Print, nil
 		}}
+}
+
+// sessionsCommand is `jig AGENT sessions`: the agent's sessions, newest
+// first, read by list; from says where they are read from.
+func sessionsCommand(e *env, agent, whose, from string, list func() ([]*transcript.Listed, error)) *cli.Command {
+	return &cli.Command{
+		Name:      "sessions",
+		Usage:     "list " + whose + " sessions, newest first, " + from,
+		UsageText: "jig " + agent + " sessions [--cwd DIR] [--json]\n\nexample: jig " + agent + " sessions --cwd . --json",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"}, &cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action:    func(c *cli.Context) error { return printSessions(c, e.stdout, list) },
+	}
 }
 
 // printSessions is a sessions command of an agent: its transcripts as

@@ -19,6 +19,8 @@ func commands(e *env) []*cli.Command {
 		claudeCommand(e),
 		codexCommand(e),
 		geminiCommand(e),
+		qwenCommand(e),
+		opencodeCommand(e),
 		demoCommand(e),
 		completionCommand(e),
 		versionCommand(e),

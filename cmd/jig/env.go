@@ -10,6 +10,8 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"jig/herdr/herdr1"
+	"jig/install"
 	"jig/panel"
 	"jig/render"
 	"jig/status"
@@ -57,7 +59,13 @@ func stdoutFile(w io.Writer) (*os.File, bool) {
 
 // stateDir locates the state dir (status.ErrStateDir when there is none).
 func (e *env) stateDir() (*status.Dir, error) {
-	return status.Locate(e.getenv)
+	dir, err := status.Locate(e.getenv)
+	if err == nil && e.getenv("JIG_HERDR_REPORTS") != "off" {
+		// a session in a Herdr pane tells Herdr of its changes at once
+		jig, _ := install.JigPath(e.getenv)
+		dir.Changed = herdr1.Reporter(jig, os.Environ())
+	}
+	return dir, err
 }
 
 // columns is how wide the terminal out writes to is: $COLUMNS when set,

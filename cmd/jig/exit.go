@@ -8,6 +8,7 @@ import (
 
 	"jig/cmdline"
 	"jig/herdr/herdr1"
+	"jig/opencode"
 	"jig/pi/transcript"
 	"jig/render"
 	"jig/status"
@@ -60,6 +61,7 @@ var exitCodes = []struct {
 	{status.ErrNotFound, exitNone},
 	{status.ErrTimeout, exitTimeout},
 	{herdr1.ErrNotFound, exitNoProgram},
+	{opencode.ErrNotInstalled, exitNoProgram},
 }
 
 // exitCode maps any error from a command to the process's exit code: the

@@ -24,10 +24,13 @@ func herdrCommand(e *env) *cli.Command {
 			{
 				Name:  "sync",
 				Usage: "put each session's jig_ctx, jig_cost and jig_model tokens into Herdr's sidebar and its state into Herdr's agent state",
-				UsageText: "jig herdr sync\n\n" +
-					"Run by the jig Herdr plugin on pane.focused, pane.agent_status_changed and at startup.\n" +
-					"A pane is matched by the HERDR_PANE_ID its session recorded, or by its agent session file.\n\n" +
+				UsageText: "jig herdr sync [--pane ID]\n\n" +
+					"Run by the jig Herdr plugin on pane.focused, pane.agent_status_changed and at startup, and\n" +
+					"by jig's writers (--pane) when a session in a Herdr pane changes state or attention.\n" +
+					"A pane is matched by the HERDR_PANE_ID its session recorded, or by its agent session file.\n" +
+					"A pane Herdr's own integration reports (herdr:claude, …) drops jig's state: stderr says so.\n\n" +
 					"example: jig herdr sync",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "pane", Usage: "sync only the Herdr pane `ID`"}},
 				Action: func(c *cli.Context) error {
 					if err := noArgs(c); err != nil {
 						return err
@@ -36,7 +39,11 @@ func herdrCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					return herdr1.Sync(bin, dir, e.liveness(), e.now())
+					notes, err := herdr1.Sync(bin, dir, e.liveness(), e.now(), c.String("pane"))
+					for _, n := range notes {
+						fmt.Fprintf(e.stderr, "jig: herdr sync: %s\n", n)
+					}
+					return err
 				},
 			},
 			{

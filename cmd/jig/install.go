@@ -15,14 +15,18 @@ import (
 func installCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "install",
-		Usage: "put jig's integrations in place (Pi extension, Claude Code and Codex hooks, Herdr, tmux, WezTerm, kitty)",
+		Usage: "put jig's integrations in place (Pi extension, OpenCode plugin, Claude Code and Codex hooks, Herdr, tmux, WezTerm, kitty)",
 		UsageText: "jig install COMMAND [options]\n\n" +
 			"example: jig install tmux --write",
 		Subcommands: []*cli.Command{
-			installPiCommand(e),
+			fileInstallCommand(e, "pi", "install jig's Pi extension (jig-session) where Pi loads extensions",
+				"jig install pi [--uninstall]\n\nexample: PI_CODING_AGENT_DIR=~/.pi/agent jig install pi", "extension", install.Pi{Getenv: e.getenv}),
 			installClaudeCommand(e),
 			installCodexCommand(e),
 			installGeminiCommand(e),
+			installQwenCommand(e),
+			fileInstallCommand(e, "opencode", "install jig's OpenCode plugin (jig.js) where OpenCode loads global plugins",
+				"jig install opencode [--uninstall]\n\nexample: jig install opencode   # ~/.config/opencode/plugin/jig.js", "plugin", install.OpenCode{Getenv: e.getenv}),
 			installHerdrCommand(e),
 			installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e),
 		},

@@ -8,39 +8,35 @@ import (
 	"jig/install"
 )
 
-// installPiCommand puts jig's Pi extension (embedded in this binary) where
-// Pi discovers extensions: $PI_CODING_AGENT_DIR/extensions, else
-// ~/.pi/agent/extensions.
-func installPiCommand(e *env) *cli.Command {
+// fileHost is a host jig installs one file of its own into: Pi's extension, OpenCode's plugin
+// (install.Pi and install.OpenCode say where).
+type fileHost interface {
+	Install() (install.File, error)
+	Uninstall() (install.File, error)
+}
+
+// fileInstallCommand is `jig install HOST [--uninstall]`; what names the file ("no WHAT at PATH").
+func fileInstallCommand(e *env, name, usage, usageText, what string, h fileHost) *cli.Command {
 	return &cli.Command{
-		Name:      "pi",
-		Usage:     "install jig's Pi extension (jig-session) where Pi loads extensions",
-		UsageText: "jig install pi [--uninstall]\n\nexample: PI_CODING_AGENT_DIR=~/.pi/agent jig install pi",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "uninstall", Usage: "remove the extension instead"},
-		},
+		Name: name, Usage: usage, UsageText: usageText,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "uninstall", Usage: "remove the " + what + " instead"}},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			p := install.Pi{Getenv: e.getenv}
+			do := h.Install
 			if c.Bool("uninstall") {
-				f, err := p.Uninstall()
-				if err != nil {
-					return err
-				}
-				if f.Change == install.Unchanged {
-					fmt.Fprintf(e.stdout, "no extension at %s\n", f.Path)
-					return nil
-				}
-				sayLines(e.stdout, f.Line())
-				return nil
+				do = h.Uninstall
 			}
-			f, err := p.Install()
-			if err != nil {
+			f, err := do()
+			switch {
+			case err != nil:
 				return err
+			case c.Bool("uninstall") && f.Change == install.Unchanged:
+				fmt.Fprintf(e.stdout, "no %s at %s\n", what, f.Path)
+			default:
+				sayLines(e.stdout, f.Line())
 			}
-			sayLines(e.stdout, f.Line())
 			return nil
 		},
 	}

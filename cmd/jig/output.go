@@ -66,6 +66,15 @@ func given(c *cli.Context, set []string, name string) *string {
 
 // writeIndented prints v as indented JSON, for the commands that print
 // what they read of an agent's files.
+// printShown prints v as indented JSON with --json, else draws it.
+func printShown(c *cli.Context, w io.Writer, v any, draw func()) error {
+	if c.Bool("json") {
+		return writeIndented(w, v)
+	}
+	draw()
+	return nil
+}
+
 func writeIndented(w io.Writer, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {

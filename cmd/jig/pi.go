@@ -6,6 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/pi"
+	"jig/pi/bridge"
+	"jig/status"
 )
 
 // piCommand groups what jig does with Pi itself; each subcommand lives
@@ -21,7 +23,9 @@ func piCommand(e *env) *cli.Command {
 			piShowCommand(e),
 			piTreeCommand(e),
 			piForkCommand(e),
-			piBridgeCommand(e),
+			bridgeCommand(e, "keep a Pi session's status file (started by jig's Pi extension; JSON lines on stdin)",
+				"jig pi bridge [--poll D] < events.jsonl\n\nexample: jig pi bridge --poll 2s   # as jig's Pi extension starts it",
+				func(dir *status.Dir, host string) bridgeRunner { return bridge.New(dir, e.now, e.getenv, host) }),
 		},
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"jig/claude"
 	"jig/codex"
 	"jig/gemini"
+	"jig/opencode"
 	"jig/pi"
+	"jig/qwen"
 )
 
 // The agents jig knows, registered once at start-up: every reader names
@@ -17,4 +19,6 @@ func init() {
 	agents.MustRegister(claude.Agent)
 	agents.MustRegister(codex.Agent)
 	agents.MustRegister(gemini.Agent)
+	agents.MustRegister(qwen.Agent)
+	agents.MustRegister(opencode.Agent)
 }

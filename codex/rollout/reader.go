@@ -75,6 +75,9 @@ type state struct {
 	Called  []string          `json:"called"` // tool names the model called, in order
 	Calls   []Call            `json:"calls"`  // the newest MaxRecent, oldest first
 	Outputs map[string]Output `json:"outputs"`
+	// Gone: files the session created and then deleted (or moved away),
+	// which are no outputs; the newest 2 × MaxOutputsPerKind.
+	Gone []string `json:"gone,omitempty"`
 }
 
 // Reader reads one rollout incrementally. It is not safe for concurrent use.
@@ -516,30 +519,72 @@ func (r *Reader) itemCompleted(p *itemCompleted, at int64) {
 		return
 	}
 	for p, ch := range it.Changes {
+		if p = r.absolute(p); p == "" {
+			continue // no path, or relative to no known folder: not a file
+		}
 		created := false
 		switch ch.Type {
 		case "add":
 			created = true
 		case "update":
-			if ch.MovePath != "" {
-				p = ch.MovePath
+			if ch.MovePath == "" {
+				break
 			}
-		default:
+			if o, ok := r.st.Outputs[p]; ok && o.Created {
+				created = true // a file of the session's, moved: still its own
+				r.gone(p)
+			}
+			if p = r.absolute(ch.MovePath); p == "" {
+				continue
+			}
+		case "delete":
+			if o, ok := r.st.Outputs[p]; ok && o.Created {
+				r.gone(p) // created and deleted in the session: no output
+			}
 			continue // a deleted file is no output
+		default:
+			continue
 		}
-		if !filepath.IsAbs(p) {
-			if r.st.CWD == "" {
-				continue // relative to no known folder
-			}
-			p = filepath.Join(r.st.CWD, p)
-		}
-		p = filepath.Clean(p)
+		r.st.Gone = slices.DeleteFunc(r.st.Gone, func(g string) bool { return g == p })
 		o := r.st.Outputs[p]
 		o.Created = o.Created || created // created once stays created
 		o.At = at
 		r.st.Outputs[p] = o
 	}
 }
+
+// absolute is a change's path made absolute and clean: "" for an empty
+// path or the session's folder itself (no file), and for a relative one
+// when the folder is not known.
+func (r *Reader) absolute(p string) string {
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		if r.st.CWD == "" {
+			return ""
+		}
+		p = filepath.Join(r.st.CWD, p)
+	}
+	if p = filepath.Clean(p); r.st.CWD != "" && p == filepath.Clean(r.st.CWD) {
+		return ""
+	}
+	return p
+}
+
+// gone takes a file the session created out of its outputs, and keeps
+// its path so that a status file that listed it drops it too.
+func (r *Reader) gone(p string) {
+	delete(r.st.Outputs, p)
+	r.st.Gone = append(slices.DeleteFunc(r.st.Gone, func(g string) bool { return g == p }), p)
+	if n := len(r.st.Gone) - 2*status.MaxOutputsPerKind; n > 0 {
+		r.st.Gone = slices.Delete(r.st.Gone, 0, n)
+	}
+}
+
+// Gone are the files the session created and then deleted or moved away:
+// no outputs, though an earlier read listed them.
+func (r *Reader) Gone() []string { return slices.Clone(r.st.Gone) }
 
 // settle gives a pending call its outcome.
 func (r *Reader) settle(id, outcome string) {

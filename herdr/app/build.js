@@ -7,7 +7,7 @@ const path = require("node:path");
 
 const mods = {
   work: { parts: ["shared.js", "work-view.js", "work-mod.js"], mount: "mountWork",
-    exports: ["mountWork", "workLines", "hostFrom", "readSession", "tokens", "money", "age", "clean"] },
+    exports: ["mountWork", "workLines", "hostFrom", "readSession", "tokens", "money", "percentText", "age", "clean"] },
   context: { parts: ["shared.js", "context-view.js", "context-mod.js"], mount: "mountContext",
     exports: ["mountContext", "contextLines", "hostFrom", "readSession", "clean"] },
 };

@@ -13,5 +13,6 @@ func init() {
 		agents.Agent{ID: status.AgentClaude, Label: "Claude Code", Herdr: "claude"},
 		agents.Agent{ID: status.AgentCodex, Label: "Codex", Herdr: "codex"},
 		agents.Agent{ID: "t-unnamed", Label: "An agent Herdr cannot name"},
+		agents.Agent{ID: "t-opencode", Label: "OpenCode", Herdr: "opencode"}, // one registered after the first three
 	)
 }

@@ -1,7 +1,7 @@
 // Package herdr1 drives Herdr 1, the open-source terminal multiplexer,
 // through its CLI, which is its whole plugin API: `herdr pane list`,
-// `herdr pane report-metadata`, `report-agent`, `report-agent-session`,
-// `release-agent`, `herdr plugin list|link`. It finds the jig session in
+// `herdr pane report-metadata`, `report-agent`, `release-agent`,
+// `herdr plugin list|link`, `herdr integration status`. It finds the jig session in
 // each Herdr pane, says what the sidebar shows for it, and reports the
 // session's state as Herdr's own agent state.
 // herdr/README.md lists the shapes used and where they come from.
@@ -22,7 +22,6 @@ import (
 	"unicode/utf8"
 
 	"jig/agents"
-	"jig/panel"
 	"jig/render"
 	"jig/status"
 )
@@ -36,6 +35,10 @@ const maxTokenValue = 80
 
 // Timeout bounds one herdr call: a hook or a panel must not hang.
 const Timeout = 5 * time.Second
+
+// OutputLimit bounds what jig reads of one herdr call's stdout and of its
+// stderr: a herdr that prints without end is stopped there.
+const OutputLimit = 4 << 20
 
 // TokenNames are the sidebar tokens jig reports (`$jig_ctx` in a sidebar
 // row). Herdr keys a pane's tokens by name alone, the last writer winning
@@ -158,10 +161,13 @@ func Run(bin string, args ...string) ([]byte, error) {
 	// A child herdr left behind may hold its output open: stop waiting for
 	// it soon after the timeout kills herdr.
 	cmd.WaitDelay = 500 * time.Millisecond
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr := &capped{stop: cancel}, &capped{stop: cancel}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	what := "herdr " + strings.Join(args[:min(2, len(args))], " ")
+	if stdout.over || stderr.over {
+		return nil, fmt.Errorf("%s: printed more than %d MiB; stopped", what, OutputLimit>>20)
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: no answer within %s", what, Timeout)
 	}
@@ -174,6 +180,26 @@ func Run(bin string, args ...string) ([]byte, error) {
 	}
 	return stdout.Bytes(), nil
 }
+
+// capped keeps the first OutputLimit bytes written to it; past them it
+// stops the command (stop) and says so (over). Not a bytes.Buffer: its
+// ReadFrom would let io.Copy read past any limit.
+type capped struct {
+	buf  bytes.Buffer
+	over bool
+	stop func()
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > OutputLimit {
+		c.over = true
+		c.stop()
+		return 0, errors.New("over the output limit")
+	}
+	return c.buf.Write(p)
+}
+
+func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
 // errorText is what herdr said on stderr, in words: the message of its
 // JSON error response ("herdr is not running" for server_not_running, whose
@@ -202,7 +228,7 @@ func Tokens(s *status.Status) []string {
 	if model == "" {
 		model = "?"
 	}
-	values := []string{panel.PercentText(s.Context.Percent), panel.Money(s.Usage.Cost), model}
+	values := []string{render.Percent(s.Context.Percent), render.Money(s.Usage.Cost), model}
 	out := make([]string, len(TokenNames))
 	for i, v := range values {
 		if utf8.RuneCountInString(v) > maxTokenValue {
@@ -272,8 +298,12 @@ func ActionPane(getenv func(string) string) string {
 	if ctx := getenv("HERDR_PLUGIN_CONTEXT_JSON"); ctx != "" && json.Unmarshal([]byte(ctx), &pc) == nil && pc.FocusedPaneID != "" {
 		return pc.FocusedPaneID
 	}
-	return getenv("HERDR_PANE_ID")
+	return getenv(PaneVar)
 }
+
+// PaneVar is the variable Herdr 1 sets in each pane, and the
+// terminalFrom of a session that recorded it.
+const PaneVar = "HERDR_PANE_ID"
 
 // SessionID is the session id in a Pi transcript's file name,
 // <time>_<id>.jsonl.
@@ -286,20 +316,28 @@ func SessionID(path string) (string, bool) {
 	return id, ok && id != ""
 }
 
-// Sync lists Herdr's panes and sends each its reports (Reports), saying
-// which failed: every pane is tried, the failures come back in one error.
-// An unreadable state dir stops it (status.ErrStateDir). now orders a
-// release after every report before it.
-func Sync(bin string, dir *status.Dir, live status.Liveness, now time.Time) error {
+// Sync lists Herdr's panes (only the pane named, when one is) and sends
+// each its reports (Reports), saying which failed: every pane is tried, the
+// failures come back in one error. An unreadable state dir stops it
+// (status.ErrStateDir). now orders a release after every report before it.
+// The notes say where Herdr drops jig's reports (HerdrOwns).
+func Sync(bin string, dir *status.Dir, live status.Liveness, now time.Time, only string) (notes []string, err error) {
 	panes, err := Panes(bin)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var failed []string
 	for _, p := range panes {
+		if only != "" && p.PaneID != only {
+			continue
+		}
 		s, err := SessionFor(dir, live, p)
 		if err != nil {
-			return status.Mark(status.ErrStateDir, err)
+			return notes, status.Mark(status.ErrStateDir, err)
+		}
+		if s != nil && HerdrOwns(p, AgentLabel(s.Agent)) {
+			notes = append(notes, "pane "+p.PaneID+": Herdr's own "+AgentLabel(s.Agent)+" integration reports it ("+
+				p.AgentSession.Source+"), so Herdr drops jig's state for it; herdr integration uninstall "+AgentLabel(s.Agent)+" lets jig's through")
 		}
 		for _, args := range Reports(p, s, now) {
 			if _, err := Run(bin, args...); err != nil {
@@ -308,9 +346,48 @@ func Sync(bin string, dir *status.Dir, live status.Liveness, now time.Time) erro
 		}
 	}
 	if len(failed) > 0 {
-		return &ReportError{Panes: failed}
+		return notes, &ReportError{Panes: failed}
 	}
-	return nil
+	return notes, nil
+}
+
+// HerdrOwns reports whether Herdr's own integration for the agent label
+// reports the pane: the pane's agent session comes from Herdr's source
+// for it (herdr:claude, herdr:codex, herdr:pi). Herdr 0.8.0 then files the
+// pane's agent under that source and drops another source's reports
+// (src/terminal/state.rs, set_hook_authority_at; src/agent_resume.rs).
+func HerdrOwns(p Pane, label string) bool {
+	return label != "" && p.AgentSession != nil && p.AgentSession.Source == "herdr:"+label
+}
+
+// reportsFor reports whether jig reports the agent Herdr labels so (a
+// registered agent's Herdr label).
+func reportsFor(label string) bool {
+	for _, a := range agents.All() {
+		if a.Herdr != "" && a.Herdr == label {
+			return true
+		}
+	}
+	return false
+}
+
+// Integrations are the agents jig reports for whose Herdr integration is
+// installed (`herdr integration status`: current or outdated), by Herdr's
+// label: with it, Herdr keeps its own reports for those agents' panes.
+func Integrations(bin string) ([]string, error) {
+	out, err := Run(bin, "integration", "status")
+	if err != nil {
+		return nil, err
+	}
+	var on []string
+	for _, line := range strings.Split(string(out), "\n") {
+		// src/cli/integration.rs: "<label>: not installed|current (vN)|outdated (…) (<path>)"
+		label, state, ok := strings.Cut(line, ": ")
+		if ok && reportsFor(label) && !strings.HasPrefix(state, "not installed") {
+			on = append(on, label)
+		}
+	}
+	return on, nil
 }
 
 // Reports are the herdr commands that make a pane show what jig knows of
@@ -322,9 +399,10 @@ func Sync(bin string, dir *status.Dir, live status.Liveness, now time.Time) erro
 //     the person (attention), working while busy, else idle; its --seq is
 //     the status's updatedAt in nanoseconds, so Herdr, which drops a report
 //     whose seq is not above the last one's from jig, keeps the newest
-//     state whatever order two syncs' reports arrive in;
-//   - `report-agent-session … --agent-session-path` with the transcript,
-//     unless the pane shows that path already.
+//     state whatever order two syncs' reports arrive in.
+//
+// No report-agent-session: Herdr keeps an agent session only from its own
+// sources, by session id, so jig's could never take effect.
 //
 // A pane whose session ended (or that never had one) but still shows jig's
 // tokens gets them cleared and, when Herdr sees an agent there, the agent
@@ -358,11 +436,7 @@ func Reports(p Pane, s *status.Status, now time.Time) [][]string {
 	if label == "" {
 		return reports
 	}
-	reports = append(reports, cmd("report-agent", "--agent", label, "--state", AgentState(s), "--seq", seq(s.UpdatedAt)))
-	if f := s.SessionFile; f != nil && filepath.IsAbs(*f) && (p.AgentSession == nil || p.AgentSession.Value != *f) {
-		reports = append(reports, cmd("report-agent-session", "--agent", label, "--agent-session-path", *f))
-	}
-	return reports
+	return append(reports, cmd("report-agent", "--agent", label, "--state", AgentState(s), "--seq", seq(s.UpdatedAt)))
 }
 
 // AgentLabel is Herdr's label for the agent a status names (Herdr's

@@ -133,7 +133,7 @@ func TestReports(t *testing.T) {
 	}{
 		{"waits", p, &status.Status{Agent: status.AgentClaude, State: status.Busy, UpdatedAt: at, SessionFile: &file,
 			Attention: &status.Attention{Kind: status.AttentionQuestion}},
-			"report-metadata report-agent report-agent-session",
+			"report-metadata report-agent", // no report-agent-session: Herdr keeps one only from its own sources
 			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "claude", "--state", "blocked", "--seq", "1893456000000000005"}},
 		{"busy codex", p, &status.Status{Agent: status.AgentCodex, State: status.Busy, UpdatedAt: at},
 			"report-metadata report-agent",
@@ -142,6 +142,9 @@ func TestReports(t *testing.T) {
 			&status.Status{Agent: status.AgentPi, State: status.Idle, UpdatedAt: at, SessionFile: &file},
 			"report-metadata report-agent",
 			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "pi", "--state", "idle", "--seq", "1893456000000000005"}},
+		{"busy opencode, by its registered label", p, &status.Status{Agent: "t-opencode", State: status.Busy, UpdatedAt: at},
+			"report-metadata report-agent",
+			[]string{"pane", "report-agent", "w1:p8", "--source", "jig", "--agent", "opencode", "--state", "working", "--seq", "1893456000000000005"}},
 		{"unknown agent", p, &status.Status{State: status.Busy, UpdatedAt: at}, "report-metadata", nil},
 		{"registered without a Herdr label", p, &status.Status{Agent: "t-unnamed", State: status.Busy, UpdatedAt: at}, "report-metadata", nil},
 		{"ended, agent seen", Pane{PaneID: "w1:p8", Agent: "claude", Tokens: map[string]string{"jig_ctx": "1%"}}, nil,

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 
 	"jig/internal/scripted"
 )
@@ -49,6 +50,18 @@ type Server struct {
 	URL string // base URL, ending in /v1
 
 	*scripted.Server[Reply, Request]
+
+	mu       sync.Mutex
+	untooled *Reply // answers every request that offers no tools (AnswerUntooled)
+}
+
+// AnswerUntooled answers every request that offers no tools with r, out of
+// the queue and unrecorded: an agent's side calls (OpenCode's title of a
+// new session) then never take a reply meant for a turn, whenever they come.
+func (s *Server) AnswerUntooled(r Reply) {
+	s.mu.Lock()
+	s.untooled = &r
+	s.mu.Unlock()
 }
 
 // Start listens on an ephemeral port of 127.0.0.1.
@@ -86,6 +99,13 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 	req := Request{Body: raw, Tools: []string{}}
 	for _, t := range body.Tools {
 		req.Tools = append(req.Tools, t.Function.Name)
+	}
+	s.mu.Lock()
+	untooled := s.untooled
+	s.mu.Unlock()
+	if untooled != nil && len(req.Tools) == 0 {
+		stream(w, *untooled)
+		return
 	}
 	reply, _, ok := s.Script.Take(r.Context(), req)
 	if !ok {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Consult stats every file under root whose name ends in one of exts,
@@ -79,4 +80,19 @@ func Main(m *testing.M) {
 		os.RemoveAll(binDir)
 	}
 	os.Exit(code)
+}
+
+// TempDirOutlived is a t.TempDir for an agent that may still write in it
+// for a moment after the test killed it (a Node agent's last flush, its
+// relaunched child, a tmux pane going down): it is removed again and again
+// until nothing writes in it, within 10 s, before the test's own removal
+// would fail on a folder that is not empty.
+func TempDirOutlived(t testing.TB) string {
+	dir := t.TempDir()
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(10 * time.Second); os.RemoveAll(dir) != nil && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	return dir
 }

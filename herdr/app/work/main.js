@@ -508,7 +508,7 @@ function mountWork(api, opts = {}) {
 // Node's tests load the mod as a module; Herdr.app runs it with its mod API
 // as the global `herdr` (an assumption: see herdr/README.md).
 if (typeof module === "object" && module.exports) {
-  module.exports = { mountWork, workLines, hostFrom, readSession, tokens, money, age, clean };
+  module.exports = { mountWork, workLines, hostFrom, readSession, tokens, money, percentText, age, clean };
 } else if (typeof herdr === "object") {
   mountWork(herdr);
 }
