@@ -183,10 +183,10 @@ $counts
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
 - Both programs are built with plain \`go build\` (the last two rows aside). On a busy machine both slow down and
   the absolute times say little; the ratio is what the budget is about.
-- Where the time goes (issue 32; callgrind's exclusive costs, \`--toggle-collect\` of a function for its
-  inclusive ones, \`GODEBUG=inittrace=1\`): before the Go runtime reaches main, ~1.8 M instructions against
+- Where the time goes (issue 32; callgrind's exclusive costs, a build that exits as main starts for the
+  start-up (callgrind's --toggle-collect is not reliable over Go's stack switches), \`GODEBUG=inittrace=1\`): before the Go runtime reaches main, ~1.8 M instructions against
   hello's whole 0.37 M (1.36 M before main linked serve; its net/http, crypto and html/template inits are ~0.5 M): gojq's package init, the table of its jq-defined builtins (0.64 M, 2 278 allocations;
-  it runs wherever gojq is linked, and \`--jq\` needs it), the runtime's start over an 11 MB binary's tables
+  it runs wherever gojq is linked, and \`--jq\` needs it), the runtime's start over the binary's tables
   (~0.3 M) and a few small inits (unicode's tables, urfave/cli, fsnotify: ~0.15 M). Then building the command tree
   (0.17 M), reading the command line and running the action (~0.2 M), and finding, reading and checking the
   file (~0.4 M). Gone since the issue: ticket's, the replay's, cmdline's and install's regexps at init
@@ -197,7 +197,7 @@ $counts
   json.Valid by a fuzz target). What is left that is not the floor is mostly gojq's init, which only not
   linking gojq would remove.
 - Instructions are not all of a process's cost: hello runs 0.37 M of them in ~1 ms of CPU, the rest is the
-  kernel's exec, page faults and thread starts. jig takes about twice hello's page faults (its 11 MB binary's
+  kernel's exec, page faults and thread starts. jig takes more than twice hello's page faults (its 17.7 MB binary's
   tables, gojq's 219 KB of init allocations, the 24 KB file), which is why the wall-time ratio falls by less
   than the instruction count. \`--format\` decodes the whole document into a map for the template, and
   \`--preset\` decodes the whole file into a Status (~5 M instructions); that decode is what is left on
