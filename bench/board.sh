@@ -24,7 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -tags urfave_cli_no_docs -o "$work/bin/jig" ./cmd/jig
+go build -tags urfave_cli_no_docs,netgo -o "$work/bin/jig" ./cmd/jig
 go build -o "$work/hello" ./bench/hello
 
 # wall time in ms of each run of CMD..., one line a run

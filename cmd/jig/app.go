@@ -29,7 +29,7 @@ func run(args []string, e *env) int {
 	}
 	args, err = cmdline.Normalize(app, args)
 	if err == nil {
-		err = app.Run(args)
+		err = cmdline.Run(app, args)
 	}
 	if err == nil {
 		return exitOK

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -304,13 +305,15 @@ func (p *pi) system(en *entry) {
 
 // skillBlock is a skill in the system prompt, as the extension finds it
 // (before_agent_start).
-var skillBlock = regexp.MustCompile(`\n?[ \t]*<skill>\s*<name>([^<]*)</name>[\s\S]*?</skill>`)
+var skillBlock = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\n?[ \t]*<skill>\s*<name>([^<]*)</name>[\s\S]*?</skill>`)
+})
 
 // skills is the skills the system prompt offers, each with its size.
 func (p *pi) skills() []bridge.Skill {
 	text, _ := p.sections["skills"].(string)
 	skills := []bridge.Skill{}
-	for _, m := range skillBlock.FindAllStringSubmatch(text, -1) {
+	for _, m := range skillBlock().FindAllStringSubmatch(text, -1) {
 		skills = append(skills, bridge.Skill{Name: m[1], Chars: int64(len(m[0]))})
 	}
 	return skills
