@@ -6,7 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
+
+	"github.com/mattn/go-isatty"
 
 	"jig/status"
 )
@@ -84,8 +88,11 @@ type Reading struct {
 // answer), except a PreToolUse, which the agent runs for whatever the
 // hook answers: one too large is decided from its head alone (refused when
 // its call is switched off, nothing written); one that cannot be read is
-// refused, with the error.
+// refused, with the error. A terminal says nothing.
 func (h *Hooks) Stdin(r io.Reader, rd Reading) ([]byte, error) {
+	if f, ok := r.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		r = strings.NewReader("") // run by hand: no waiting for typing, bad input
+	}
 	data, err := io.ReadAll(io.LimitReader(r, status.MaxFileSize+1))
 	if err != nil {
 		return nil, badStdin(err)

@@ -51,24 +51,20 @@ func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
 
 func claudeHookCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "hook",
+		Name: "hook", Before: noArgs,
 		Usage: "update a Claude Code session's status file from one hook event (JSON on stdin)",
 		UsageText: "jig claude hook < event.json\n\n" +
 			"Installed for every event by `jig install claude`. On PreToolUse it refuses a call of a\n" +
 			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`,
 		Action: func(c *cli.Context) error {
-			stdin, err := hookStdin(c, e.stdin)
-			if err != nil {
-				return err
-			}
 			dir, err := e.stateDir()
 			if err != nil {
 				return err
 			}
 			host, _ := e.hostname()
 			w := &claude.Writer{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.ClaudePID(e.getenv)}
-			out, err := w.HookStdin(stdin)
+			out, err := w.HookStdin(e.stdin)
 			return e.hookAnswer(c, out, err)
 		},
 	}

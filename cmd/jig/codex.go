@@ -29,24 +29,20 @@ func codexCommand(e *env) *cli.Command {
 
 func codexHookCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "hook",
+		Name: "hook", Before: noArgs,
 		Usage: "update a Codex session's status file from one hook event (JSON on stdin)",
 		UsageText: "jig codex hook < event.json\n\n" +
 			"Installed for every event by `jig install codex`. On PreToolUse it refuses a call of a\n" +
 			"tool switched off for the session (`jig request tool exec_command off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig codex hook`,
 		Action: func(c *cli.Context) error {
-			stdin, err := hookStdin(c, e.stdin)
-			if err != nil {
-				return err
-			}
 			dir, err := e.stateDir()
 			if err != nil {
 				return err
 			}
 			host, _ := e.hostname()
 			h := &codex.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}
-			out, err := h.Stdin(stdin)
+			out, err := h.Stdin(e.stdin)
 			return e.hookAnswer(c, out, err)
 		},
 	}

@@ -1,26 +1,6 @@
 package main
 
-import (
-	"io"
-	"os"
-	"strings"
-
-	"github.com/mattn/go-isatty"
-	"github.com/urfave/cli/v2"
-)
-
-// hookStdin is a hook command's stdin, which the agent's package reads
-// with its own bounds; a terminal says nothing (run by hand, the hook does
-// not wait for typing).
-func hookStdin(c *cli.Context, stdin io.Reader) (io.Reader, error) {
-	if err := noArgs(c); err != nil {
-		return nil, err
-	}
-	if f, ok := stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		return strings.NewReader(""), nil
-	}
-	return stdin, nil
-}
+import "github.com/urfave/cli/v2"
 
 // hookAnswer prints a hook's answer: a refusal stands whatever became of
 // the write (an agent takes it only from a hook that exits 0), the write's

@@ -15,7 +15,7 @@ func qwenCommand(e *env) *cli.Command {
 	asJSON := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 	return &cli.Command{Name: "qwen", Usage: "keep Qwen Code sessions' status files (hooks); read its transcripts",
 		UsageText: "jig qwen COMMAND [options] [arguments]\n\nexample: jig qwen sessions --cwd .", Subcommands: []*cli.Command{
-			{Name: "hook", Usage: "update a Qwen Code session's status file from one hook event (JSON on stdin)",
+			{Name: "hook", Before: noArgs, Usage: "update a Qwen Code session's status file from one hook event (JSON on stdin)",
 				UsageText: "jig qwen hook < event.json\n\nInstalled by `jig install qwen`; on PreToolUse it refuses a call switched off.\n\n" +
 					`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig qwen hook`,
 				Action: qwenHook(e)},
@@ -44,16 +44,12 @@ func qwenCommand(e *env) *cli.Command {
 // qwenHook is `jig qwen hook`: one event, its answer printed.
 func qwenHook(e *env) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		stdin, err := hookStdin(c, e.stdin)
-		if err != nil {
-			return err
-		}
 		dir, err := e.stateDir()
 		if err != nil {
 			return err
 		}
 		host, _ := e.hostname()
-		out, err := (&qwen.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}).Stdin(stdin)
+		out, err := (&qwen.Hooks{Dir: dir, Now: e.now, Getenv: e.getenv, Host: host, PID: claude.HookParent()}).Stdin(e.stdin)
 		return e.hookAnswer(c, out, err)
 	}
 }
