@@ -6,6 +6,12 @@
 #
 #   bash bench/for-terminal.sh [rounds] [runs-per-round]
 #
+# BASE=<source tree> (say `git archive <rev> | tar -x -C dir`) adds that
+# tree's README build to the same interleaved run, as the "before" row.
+# With valgrind, each command's instructions are counted too
+# (callgrind, GODEBUG=asyncpreemptoff=1): unlike wall time, they do not
+# move with the machine's load.
+#
 # Uses hyperfine (Debian: apt-get install -y hyperfine); without it, a loop
 # timed with bash's $EPOCHREALTIME (which adds bash's fork to every run, so
 # its ratios read low). The commands are measured in rounds, each round
@@ -26,9 +32,12 @@ go build -o "$work/hello" ./bench/hello
 # package init (blackfriday's HTML entity table) is the largest part of jig's
 # start, but with its "did you mean" suggestions; and without those too, to
 # see what the suggestions cost.
-tags=urfave_cli_no_docs
+tags=urfave_cli_no_docs,netgo
 go build -tags "$tags" -o "$work/jig-tags" ./cmd/jig
 go build -tags "$tags,urfave_cli_no_suggest" -o "$work/jig-nosuggest" ./cmd/jig
+if [ -n "${BASE:-}" ]; then
+	(cd "$BASE" && go build -tags "$tags" -o "$work/jig-base" ./cmd/jig)
+fi
 # Every session names this shell, which runs for the whole measurement.
 go run ./bench/genstate -dir "$work/state" -n 500 -pid $$
 export JIG_STATE_DIR="$work/state"
@@ -36,6 +45,7 @@ size=$(stat -c %s "$work/state/sessions/"*000000000250.json)
 
 # The commands, as a tmux status line runs them (stdout is not a terminal).
 names=(hello found format none tagged nosuggest)
+[ -n "${BASE:-}" ] && names+=(base)
 declare -A cmd=(
 	[hello]="$work/hello"
 	[found]="$work/jig session for-terminal t250"
@@ -43,6 +53,7 @@ declare -A cmd=(
 	[none]="$work/jig session for-terminal t9999"
 	[tagged]="$work/jig-tags session for-terminal t250"
 	[nosuggest]="$work/jig-nosuggest session for-terminal t250"
+	[base]="$work/jig-base session for-terminal t250"
 )
 ${cmd[found]} | grep -q '"session": "0190a7c2-5f3e-7b21-9d44-000000000250"'
 [ "$(${cmd[format]})" = busy ]
@@ -84,13 +95,13 @@ fi
 
 # Per command: the median over rounds of its median, and of its ratio to
 # hello in the same round.
-summary=$(python3 - "$work/rounds" <<'PY'
+summary=$(python3 - "$work/rounds" "${names[@]}" <<'PY'
 import sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1])]
 by = {}
 for r, n, ms in rows:
     by.setdefault(int(r), {})[n] = float(ms)
-for n in ["hello", "found", "format", "none", "tagged", "nosuggest"]:
+for n in sys.argv[2:]:
     med = st.median(by[r][n] for r in by)
     ratio = st.median(by[r][n] / by[r]["hello"] for r in by)
     print(n, "%.2f" % med, "%.2f" % ratio)
@@ -100,6 +111,8 @@ declare -A ms ratio
 while read -r n m x; do ms[$n]=$m; ratio[$n]=$x; done <<<"$summary"
 verdict=$(awk -v r="${ratio[tagged]}" 'BEGIN {print (r <= 3 ? "within" : "OVER")}')
 
+baserow=""
+[ -n "${BASE:-}" ] && baserow="| the JSON case, the README build of the baseline (\`BASE\`) | ${ms[base]} | ${ratio[base]} |"
 table=$(cat <<TABLE
 | command | median ms | × hello |
 |---|---:|---:|
@@ -109,8 +122,42 @@ table=$(cat <<TABLE
 | \`jig session for-terminal t9999\` (no session there) | ${ms[none]} | ${ratio[none]} |
 | the JSON case, jig built as the README installs it (\`-tags $tags\`, suggestions on) | ${ms[tagged]} | ${ratio[tagged]} |
 | the same without suggestions (\`-tags $tags,urfave_cli_no_suggest\`) | ${ms[nosuggest]} | ${ratio[nosuggest]} |
+$baserow
 TABLE
 )
+table=$(grep -v '^$' <<<"$table")
+
+# Instructions, the median of three runs each under callgrind, and the
+# CPU time (user and system: exec, page faults and all) and page faults of
+# 50 runs each under perf stat: neither waits for a core, as wall time does
+# on a loaded machine.
+icount() {
+	local i n=()
+	for i in 1 2 3; do
+		n+=("$(GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+			awk '/Collected/ {print $4}')")
+	done
+	printf '%s\n' "${n[@]}" | sort -n | sed -n 2p
+}
+counts=""
+if command -v valgrind >/dev/null && command -v perf >/dev/null; then
+	declare -A ir clock faults
+	for n in "${names[@]}"; do
+		ir[$n]=$(icount ${cmd[$n]})
+		perf stat -r 50 -x, -e task-clock,page-faults -o "$work/perf" ${cmd[$n]} >/dev/null 2>&1 || true
+		clock[$n]=$(awk -F, '/task-clock/ {printf "%.2f", $1}' "$work/perf")
+		faults[$n]=$(awk -F, '/page-faults/ {print $1}' "$work/perf")
+	done
+	counts="Per run, counted rather than timed: instructions (callgrind, GODEBUG=asyncpreemptoff=1, the median of three),
+and CPU time and page faults (perf stat, the mean of 50 runs):
+
+| command | instructions | × hello | CPU ms | × hello | page faults |
+|---|---:|---:|---:|---:|---:|"
+	for n in "${names[@]}"; do
+		counts+=$'\n'"| $n | ${ir[$n]} | $(awk -v a="${ir[$n]}" -v b="${ir[hello]}" 'BEGIN {printf "%.2f", a / b}') | ${clock[$n]} | $(awk -v a="${clock[$n]}" -v b="${clock[hello]}" 'BEGIN {printf "%.2f", a / b}') | ${faults[$n]} |"
+	done
+fi
+
 echo "$table"
 echo "ratio for-terminal (README build) / hello: ${ratio[tagged]} ($verdict the 3x budget)"
 
@@ -129,15 +176,34 @@ line runs it. Budget: at most 3× a Go hello-world process, for jig built as the
 
 $table
 
+$counts
+
 - Measured: $(date -u +%Y-%m-%dT%H:%MZ), $tool. A ratio is the median over rounds of the
   command's median divided by hello's median in the same round.
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
 - Both programs are built with plain \`go build\` (the last two rows aside). On a busy machine both slow down and
   the absolute times say little; the ratio is what the budget is about.
-- Where the time goes: the reader lists one terminal's index folder and reads one file, decoding only the
-  fields that pick it (in process, below); jig's start-up (urfave/cli and blackfriday's package init) is most
-  of the rest, hence the README's tag. The last two rows differ by what urfave/cli's suggestions (Jaro-Winkler
-  over the names, only run on a typo) add to start-up: a small package with no init work.
+- Where the time goes (issue 32; callgrind's exclusive costs, a build that exits as main starts for the
+  start-up (callgrind's --toggle-collect is not reliable over Go's stack switches), \`GODEBUG=inittrace=1\`): before the Go runtime reaches main, ~1.8 M instructions against
+  hello's whole 0.37 M (1.36 M before main linked serve; its net/http, crypto and html/template inits are ~0.5 M): gojq's package init, the table of its jq-defined builtins (0.64 M, 2 278 allocations;
+  it runs wherever gojq is linked, and \`--jq\` needs it), the runtime's start over the binary's tables
+  (~0.3 M) and a few small inits (unicode's tables, urfave/cli, fsnotify: ~0.15 M). Then building the command tree
+  (0.17 M), reading the command line and running the action (~0.2 M), and finding, reading and checking the
+  file (~0.4 M). Gone since the issue: ticket's, the replay's, cmdline's and install's regexps at init
+  (~0.25 M); urfave/cli's own run of the command (~0.6 M, nearly all of it its regexp over every flag's name,
+  153 times a run, from runFlagActions and IsSet: \`cmdline.Run\` calls a plain leaf command's action
+  itself, with the command's own flags on a \`flag.FlagSet\`); \`json.Unmarshal\` of the whole file into a
+  Head, then \`json.Valid\` of it (0.83 M: one call per byte; \`status.validJSON\` is a loop, held to
+  json.Valid by a fuzz target). What is left that is not the floor is mostly gojq's init, which only not
+  linking gojq would remove.
+- Instructions are not all of a process's cost: hello runs 0.37 M of them in ~1 ms of CPU, the rest is the
+  kernel's exec, page faults and thread starts. jig takes more than twice hello's page faults (its 17.7 MB binary's
+  tables, gojq's 219 KB of init allocations, the 24 KB file), which is why the wall-time ratio falls by less
+  than the instruction count. \`--format\` decodes the whole document into a map for the template, and
+  \`--preset\` decodes the whole file into a Status (~5 M instructions); that decode is what is left on
+  those two paths.
+- The machine was shared with other builds and tests through the run (the load average above): wall times
+  move with it by far more than the ratio's noise, and the instruction counts are the steadier measure.
 
 Go benchmarks of the same run (\`go test ./status/ -bench 'ForTerminal500|Write' -benchmem\`): finding a
 session among 500 and decoding it (\`found\`, as \`--format\` does), finding it and passing its bytes on

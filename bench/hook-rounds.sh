@@ -32,3 +32,18 @@ PY
 declare -A ms ratio
 while read -r n m x; do ms[$n]=$m; ratio[$n]=$x; done <<<"$summary"
 verdict=$(awk -v r="${ratio[hook]}" 'BEGIN {print (r <= 3 ? "within" : "OVER")}')
+# Instructions per run, which a loaded machine does not move as it moves
+# wall time (callgrind, the median of three; the hook finds nothing new
+# each time): sets counted, a line for RESULTS, when there is valgrind.
+counted=""
+if command -v valgrind >/dev/null; then
+	declare -A ir
+	for n in "${names[@]}"; do
+		ir[$n]=$(for i in 1 2 3; do
+			GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null ${cmd[$n]} <"$work/in.json" 2>&1 >/dev/null |
+				awk '/Collected/ {print $4}'
+		done | sort -n | sed -n 2p)
+	done
+	counted="Instructions per run (callgrind, GODEBUG=asyncpreemptoff=1, the median of three): hello ${ir[hello]},
+the hook ${ir[hook]} ($(awk -v a="${ir[hook]}" -v b="${ir[hello]}" 'BEGIN {printf "%.1f", a / b}')× hello), the tagged build ${ir[tagged]} ($(awk -v a="${ir[tagged]}" -v b="${ir[hello]}" 'BEGIN {printf "%.1f", a / b}')×)."
+fi

@@ -20,7 +20,7 @@ read -r -a counts <<<"${counts[*]}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-tags=urfave_cli_no_docs # as the README's install line builds it
+tags=urfave_cli_no_docs,netgo # as the README's install line builds it
 go build -tags "$tags" -o "$work/jig" ./cmd/jig
 go build -o "$work/hello" ./bench/hello
 

@@ -3,6 +3,7 @@ package board
 import (
 	"os"
 	"testing"
+	"time"
 
 	"jig/status"
 )
@@ -19,6 +20,30 @@ func BenchmarkLocal(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := Local(dir, status.Liveness{Host: host}.Memo(), host); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLiveRefresh is one redraw of the running board after a file
+// event, in colour: this machine's rows read ($JIG_BENCH_STATE), sorted,
+// and drawn by the view on a screen of 160 by 50.
+func BenchmarkLiveRefresh(b *testing.B) {
+	root := os.Getenv("JIG_BENCH_STATE")
+	if root == "" {
+		b.Skip("JIG_BENCH_STATE names no state dir (bench/board.sh fills one)")
+	}
+	dir := &status.Dir{Root: root}
+	host, _ := os.Hostname()
+	v := View{Colour: true}
+	for b.Loop() {
+		rows, _, err := Local(dir, status.Liveness{Host: host}.Memo(), host)
+		if err != nil {
+			b.Fatal(err)
+		}
+		Sort(rows)
+		v.SetRows(rows)
+		if len(v.Lines(160, 50, time.Now())) != 50 {
+			b.Fatal("the screen is not full")
 		}
 	}
 }

@@ -89,7 +89,11 @@ func (s SSH) Jump(ctx context.Context, r Row) error {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		msg := strings.TrimSpace(stderr.String())
+		if r.Terminal.From == terminal.Tmux && strings.Contains(msg, "no current client") {
+			return nil // its window and pane are the active ones; no client is attached to switch
+		}
+		if msg != "" {
 			return fmt.Errorf("%s: %s", argv[0], firstLine(msg))
 		}
 		return fmt.Errorf("%s: %v", argv[0], err)

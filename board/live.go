@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fsnotify/fsnotify"
 
@@ -26,9 +27,10 @@ var (
 // Live is the full-screen board: the rows of Board, a View over them, and
 // what its keys ask done.
 type Live struct {
-	Board *Board
-	Steer Steer
-	Now   func() time.Time
+	Board  *Board
+	Steer  Steer
+	Now    func() time.Time
+	Colour bool // the view in colour (not under NO_COLOR)
 
 	mu     sync.Mutex
 	view   View
@@ -51,6 +53,7 @@ func (l *Live) Run(ctx context.Context, t panel.Terminal) error {
 		}
 	}
 	l.dirty, l.remote = true, map[string][]Row{}
+	l.view.Colour = l.Colour
 	l.watchLocal(ctx, notify)
 	for _, h := range l.Board.Hosts {
 		go l.pollHost(ctx, h, notify)
@@ -174,74 +177,143 @@ func (l *Live) draw(width, height int) []string {
 	return l.view.Lines(width, height, l.Now())
 }
 
-// key hands a key to the view and does what it asks, away from the loop:
-// a jump or a request to another machine may take its time.
+// escTimeout is how long a lone Esc waits for the rest of an escape
+// sequence (an arrow sends ESC [ A at once), as vim's ttimeoutlen: then it
+// is Esc, and the next key is a key of its own.
+var escTimeout = 50 * time.Millisecond
+
+// key hands the byte's keys to the view and does what they ask, away from
+// the loop: a jump or a request to another machine may take its time. A
+// byte that may be the start of an escape sequence waits escTimeout for
+// the rest.
 func (l *Live) key(ctx context.Context, k panel.Key, notify func()) bool {
-	name, ok := l.keys.next(byte(k))
-	if !ok {
-		return false
-	}
 	l.mu.Lock()
-	a := l.view.Key(name)
-	if a.Answer != "" {
-		l.view.Say(a.Answer)
+	names := l.keys.next(byte(k))
+	if l.keys.pending() {
+		gen := l.keys.gen
+		time.AfterFunc(escTimeout, func() {
+			l.mu.Lock()
+			var names []string
+			if l.keys.gen == gen {
+				names = l.keys.flush()
+			}
+			l.mu.Unlock()
+			l.act(ctx, names, notify)
+		})
 	}
 	l.mu.Unlock()
-	var do func() error
-	switch a.Kind {
-	case "quit":
-		return true
-	case "jump":
-		do = func() error { return l.Board.SSH.Jump(ctx, a.Row) }
-	case "tool":
-		do = func() error { return l.Steer.SwitchTool(ctx, a.Row, a.Tool, a.On) }
-	case "reload":
-		do = func() error { return l.Steer.Reload(ctx, a.Row) }
-	}
-	if do != nil {
-		go func() {
-			if err := do(); err != nil {
-				l.mu.Lock()
-				l.view.Say(a.Row.Project + ": " + err.Error())
-				l.mu.Unlock()
-			}
-			notify()
-		}()
+	return l.act(ctx, names, notify)
+}
+
+// act hands keys to the view and does what they ask; true to quit.
+func (l *Live) act(ctx context.Context, names []string, notify func()) bool {
+	for _, name := range names {
+		l.mu.Lock()
+		a := l.view.Key(name)
+		if a.Answer != "" {
+			l.view.Say(a.Answer)
+		}
+		l.mu.Unlock()
+		if a.Kind == "quit" {
+			return true
+		}
+		l.do(ctx, a, notify)
 	}
 	notify()
 	return false
 }
 
-// keyReader turns the bytes a terminal sends into the view's key names:
-// arrows come as ESC [ A and ESC [ B, so a lone ESC is known only by the
-// byte after it (which it takes).
-type keyReader struct{ esc int }
-
-func (r *keyReader) next(b byte) (string, bool) {
-	switch r.esc {
-	case 1:
-		if b == '[' {
-			r.esc = 2
-			return "", false
+// do runs what an action asks in its own goroutine, and says a failure or
+// the request it sent on the message line.
+func (l *Live) do(ctx context.Context, a Action, notify func()) {
+	var send func() (string, error)
+	switch a.Kind {
+	case "jump":
+		send = func() (string, error) { return "", l.Board.SSH.Jump(ctx, a.Row) }
+	case "tool":
+		send = func() (string, error) { return l.Steer.SendTool(ctx, a.Row, a.Tool, a.On) }
+	case "reload":
+		send = func() (string, error) { return l.Steer.SendReload(ctx, a.Row) }
+	default:
+		return
+	}
+	go func() {
+		id, err := send()
+		l.mu.Lock()
+		switch {
+		case err != nil:
+			l.view.Say(a.Row.Project + ": " + err.Error())
+		case id != "":
+			l.view.Asked(a.Row, id, a.Answer)
 		}
-		r.esc = 0
-		return KeyEsc, true
-	case 2:
-		r.esc = 0
+		l.mu.Unlock()
+		notify()
+	}()
+}
+
+// keyReader turns the bytes a terminal sends into the view's key names:
+// arrows come as ESC [ A or ESC O A (other sequences are dropped whole), a
+// character as its UTF-8 bytes. An ESC the next byte does not continue is
+// Esc, and that byte a key of its own; a lone ESC waits for flush.
+type keyReader struct {
+	seq []byte // an escape sequence so far
+	utf []byte // a character's first bytes
+	gen int    // counts the sequences started, so a late flush finds its own
+}
+
+func (r *keyReader) pending() bool { return len(r.seq) == 1 }
+
+// flush ends a sequence no byte followed: a lone ESC is Esc.
+func (r *keyReader) flush() []string {
+	lone := len(r.seq) == 1
+	r.seq = nil
+	if lone {
+		return []string{KeyEsc}
+	}
+	return nil
+}
+
+func (r *keyReader) next(b byte) []string {
+	switch {
+	case len(r.seq) == 1 && (b == '[' || b == 'O'):
+		r.seq = append(r.seq, b)
+		return nil
+	case len(r.seq) == 1:
+		r.seq = nil
+		return append([]string{KeyEsc}, r.next(b)...)
+	case len(r.seq) > 1:
+		if b < 0x40 && len(r.seq) < 16 { // a parameter: the sequence goes on
+			r.seq = append(r.seq, b)
+			return nil
+		}
+		r.seq = nil
 		switch b {
 		case 'A':
-			return KeyUp, true
+			return []string{KeyUp}
 		case 'B':
-			return KeyDown, true
+			return []string{KeyDown}
 		}
-		return "", false
+		return nil
+	case len(r.utf) > 0 || b >= 0x80:
+		r.utf = append(r.utf, b)
+		if !utf8.FullRune(r.utf) && len(r.utf) < utf8.UTFMax {
+			return nil
+		}
+		k := string(r.utf)
+		r.utf = nil
+		return []string{k}
 	}
 	switch b {
 	case 0x1b:
-		r.esc = 1
-		return "", false
+		r.seq = []byte{b}
+		r.gen++
+		return nil
 	case '\r', '\n':
-		return KeyEnter, true
+		return []string{KeyEnter}
+	case 0x7f, 0x08:
+		return []string{KeyBackspace}
+	case '\t':
+		return []string{KeyTab}
 	}
-	return string(rune(b)), true
+	return []string{string(rune(b))}
 }

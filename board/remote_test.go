@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -147,5 +148,92 @@ func TestSlowHostNeverHoldsUpTheBoard(t *testing.T) {
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("took %v", took)
+	}
+}
+
+// TestRemoteFishShell: the remote user's login shell is fish, which reads
+// quotes and backslashes otherwise than sh. A session id full of what any
+// shell would read (quotes, \', $( ), ;) reaches the remote jig as the
+// same word: the board lists it, its request reaches exactly that session,
+// and nothing of the id runs there.
+func TestRemoteFishShell(t *testing.T) {
+	jig := testsrc.Jig(t)
+	local, remote := stateDir(t), stateDir(t)
+	work := t.TempDir()
+	srv := sshtest.StartShell(t, "fishbox", "/usr/bin/fish", "JIG_STATE_DIR="+remote, "PATH="+filepath.Dir(jig)+":/usr/bin:/bin")
+	if out, err := exec.Command("sh", "-c", srv.SSHCommand()+` fishbox 'echo $FISH_VERSION'`).Output(); err != nil ||
+		strings.TrimSpace(string(out)) == "" {
+		t.Fatalf("the remote shell is not fish: %q %v", out, err)
+	}
+	pid := strconv.Itoa(agent(t))
+	id := `we\'ird'; touch ` + work + `/pwned; echo $(touch ` + work + `/pwned2) "x`
+	if _, err := jigIn(t, jig, remote, `{"state":"idle"}`, nil, "session", "write", "--session", id, "--pid", pid); err != nil {
+		t.Fatal(err)
+	}
+	out, err := jigIn(t, jig, local, "", []string{"JIG_SSH=" + srv.SSHCommand()}, "board", "--json", "--host", "fishbox", "--host-timeout", "20s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := rowsOf(t, out)["fishbox/"+id]
+	if there.Session != id {
+		t.Fatalf("the session is not listed by its id: %s", out)
+	}
+	steer := board.Steer{SSH: board.SSH{Command: srv.SSHCommand(), Timeout: 20 * time.Second}, Now: time.Now}
+	reqID, err := steer.SendTool(context.Background(), there, "bash", false)
+	if err != nil || reqID == "" {
+		t.Fatalf("the request over fish: %q %v", reqID, err)
+	}
+	answer, err := jigIn(t, jig, remote, `{"tools":["bash"],"active":["bash"],"hidden":[],"skills":[]}`, nil,
+		"request", "handle", "--session", id)
+	if err != nil || !strings.Contains(answer, `"bash":false`) || !strings.Contains(answer, reqID) {
+		t.Errorf("the request did not reach that session: %s %v", answer, err)
+	}
+	err = srvJump(srv, id)
+	if err == nil || !strings.Contains(err.Error(), "no way to focus") {
+		t.Errorf("--jump over fish reached another session, or none: %v", err)
+	}
+	for _, f := range []string{"pwned", "pwned2"} {
+		if _, err := os.Stat(filepath.Join(work, f)); err == nil {
+			t.Errorf("a part of the id ran on the remote: %s", f)
+		}
+	}
+}
+
+// srvJump asks the remote jig to jump to session id, as the board does.
+func srvJump(srv *sshtest.Server, id string) error {
+	s := board.SSH{Command: srv.SSHCommand(), Timeout: 20 * time.Second}
+	return s.Jump(context.Background(), board.Row{Host: srv.Host, Session: id})
+}
+
+// TestALeftoverHoldingSSHsOutputDoesNotHoldTheBoard: a JIG_SSH helper that
+// starts a program of its own session, which keeps ssh's stdout open, is
+// read to its end when the helper ends, and the board goes on.
+func TestALeftoverHoldingSSHsOutputDoesNotHoldTheBoard(t *testing.T) {
+	dir := t.TempDir()
+	script, pidFile := filepath.Join(dir, "ssh"), filepath.Join(dir, "leftover.pid")
+	os.WriteFile(script, []byte("#!/bin/sh\nsetsid sleep 600 &\necho $! >> "+pidFile+"\necho '[{\"session\":\"s1\",\"state\":\"idle\"}]'\n"), 0o755)
+	t.Cleanup(func() {
+		data, _ := os.ReadFile(pidFile)
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // the test's own bound: it hung before
+	defer cancel()
+	rows, err := board.SSH{Command: script, Timeout: time.Minute}.Remote(ctx, "devbox")
+	if err != nil || len(rows) != 1 || rows[0].Session != "s1" {
+		t.Errorf("rows %+v, %v", rows, err)
+	}
+	// A helper that never answers and leaves such a leftover: down at the
+	// host timeout, not when the leftover lets go.
+	os.WriteFile(script, []byte("#!/bin/sh\nsetsid sleep 600 &\necho $! >> "+pidFile+"\nsleep 600\n"), 0o755)
+	if _, err := (board.SSH{Command: script, Timeout: 300 * time.Millisecond}).Remote(ctx, "devbox"); err == nil ||
+		!strings.Contains(err.Error(), "no answer within 300ms") {
+		t.Errorf("err %v", err)
+	}
+	if ctx.Err() != nil {
+		t.Error("the board waited for the leftover")
 	}
 }

@@ -21,17 +21,43 @@ type Row struct {
 	Agent     string     `json:"agent"`
 	Project   string     `json:"project"` // ticket key, else repository or folder name
 	Model     string     `json:"model"`
-	State     string     `json:"state"`            // busy or idle
-	Attention string     `json:"attention"`        // what waits for the person: permission, question, error; "" when nothing
-	Tool      string     `json:"tool,omitempty"`   // the tool a permission waits on
-	Context   *float64   `json:"contextPercent"`   // share of the window in use
-	Cost      *float64   `json:"cost"`             // dollars
-	RateLimit *float64   `json:"rateLimitPercent"` // the 5-hour limit's use, when the agent says it
-	Since     time.Time  `json:"since"`            // when the session entered this state
-	Updated   time.Time  `json:"updatedAt"`        // its file's last change
-	Terminal  *Terminal  `json:"terminal"`         // where to jump; nil when unknown
-	Tools     []ToolName `json:"tools"`            // what `t` offers
-	Err       string     `json:"error,omitempty"`  // set on a host's placeholder row: why it has no rows
+	State     string     `json:"state"`                 // busy or idle
+	Attention string     `json:"attention"`             // what waits for the person: permission, question, error; "" when nothing
+	Tool      string     `json:"tool,omitempty"`        // the tool a permission waits on
+	Context   *float64   `json:"contextPercent"`        // share of the window in use
+	Cost      *float64   `json:"cost"`                  // dollars
+	RateLimit *float64   `json:"rateLimitPercent"`      // the 5-hour limit's use, when the agent says it
+	Since     time.Time  `json:"since"`                 // when the session entered this state
+	Updated   time.Time  `json:"updatedAt"`             // its file's last change
+	Terminal  *Terminal  `json:"terminal"`              // where to jump; nil when unknown
+	Tools     []ToolName `json:"tools"`                 // what `t` offers
+	Offered   *Offered   `json:"offered,omitempty"`     // how many tools the agent says it offers, when it counts them
+	LastTool  string     `json:"lastTool,omitempty"`    // the newest call's tool
+	Branch    string     `json:"branch,omitempty"`      // the git branch of its work tree (this machine's rows)
+	Answer    *Answer    `json:"lastRequest,omitempty"` // the session's answer to the last request it took
+	Err       string     `json:"error,omitempty"`       // set on a host's placeholder row: why it has no rows
+
+	cwd string // the session's folder, for its branch
+}
+
+// Offered is the file's count of tools: active of total.
+type Offered struct {
+	Active int `json:"active"`
+	Total  int `json:"total"`
+}
+
+// Answer is a session's answer to a request (the file's lastRequest); it
+// also answers the requests it covers, merged into it while they waited.
+type Answer struct {
+	ID      string   `json:"id"`
+	OK      bool     `json:"ok"`
+	Message string   `json:"message"`
+	Covers  []string `json:"covers,omitempty"`
+}
+
+// Answers reports whether the answer is the one to request id.
+func (a *Answer) Answers(id string) bool {
+	return a != nil && id != "" && (a.ID == id || slices.Contains(a.Covers, id))
 }
 
 // Terminal is where a session runs, as its innermost host names it.
@@ -41,10 +67,13 @@ type Terminal struct {
 	Instance string `json:"instance,omitempty"` // which server of that host: tmux's socket, …
 }
 
-// ToolName is one of the session's tools and whether a request turned it off.
+// ToolName is one of the session's tools, whether a request turned it off,
+// and whether the agent does not offer it for another reason (Pi leaves
+// grep, find and ls inactive).
 type ToolName struct {
-	Name string `json:"name"`
-	Off  bool   `json:"off"`
+	Name     string `json:"name"`
+	Off      bool   `json:"off"`
+	Inactive bool   `json:"inactive,omitempty"`
 }
 
 // file is what the board reads of a status file: the contract's fields it
@@ -92,6 +121,11 @@ type file struct {
 	Switches struct {
 		Tools map[string]bool `json:"tools"`
 	} `json:"switches"`
+	Tools  *Offered `json:"tools"`
+	Recent []struct {
+		Tool string `json:"tool"`
+	} `json:"recent"`
+	LastRequest   *Answer        `json:"lastRequest"`
 	ContextDetail *contextDetail `json:"contextDetail"`
 	UpdatedAt     time.Time      `json:"updatedAt"`
 }
@@ -100,8 +134,9 @@ type file struct {
 // names of its tools, for the `t` menu.
 type contextDetail struct {
 	Tools []struct {
-		Name string `json:"name"`
-		Off  bool   `json:"off"`
+		Name     string `json:"name"`
+		Off      bool   `json:"off"`
+		Inactive bool   `json:"inactive"`
 	} `json:"tools"`
 }
 
@@ -109,13 +144,16 @@ type contextDetail struct {
 // tree holding a folder of this machine ("" when none or unknown).
 func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	var f file
-	if err := json.Unmarshal(slim(data), &f); err != nil {
-		return Row{}, err
+	if json.Unmarshal(slim(data), &f) != nil {
+		f = file{} // laid out as jig does, but not jig's: read whole
+		if err := json.Unmarshal(data, &f); err != nil {
+			return Row{}, err
+		}
 	}
 	r := Row{
 		Host: f.Host, Session: f.Session, Agent: f.Agent, State: f.State,
 		Context: f.Context.Percent, Cost: f.Usage.Cost, Updated: f.UpdatedAt, Since: f.UpdatedAt,
-		Project: project(f, repo),
+		Project: project(f, repo), cwd: f.CWD,
 	}
 	if f.Model != nil {
 		r.Model = f.Model.Name
@@ -137,12 +175,21 @@ func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	}
 	r.Terminal = terminalOf(f)
 	r.Tools = toolsOf(f)
+	if f.Tools != nil && f.Tools.Total > 0 {
+		r.Offered = f.Tools
+	}
+	if len(f.Recent) > 0 {
+		r.LastTool = f.Recent[0].Tool
+	}
+	if a := f.LastRequest; a != nil && a.ID != "" {
+		r.Answer = a
+	}
 	return r, nil
 }
 
 // heavy are the fields of a status file the board has no use for, which
 // make up most of its bytes.
-var heavy = map[string]bool{"outputs": true, "recent": true, "workflow": true, "lastRequest": true}
+var heavy = map[string]bool{"outputs": true, "workflow": true}
 
 // slim is a status file without its heavy fields, when it is laid out as
 // jig writes it (each top-level key on a line of its own, two spaces in: a
@@ -172,6 +219,8 @@ func slim(data []byte) []byte {
 			if field = detailTools(field); field == nil {
 				continue
 			}
+		case name == "recent":
+			field = recentTools(field)
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
@@ -195,6 +244,31 @@ func detailTools(field []byte) []byte {
 		return nil
 	}
 	return append([]byte(`"contextDetail": {"tools": `), append(v[:end:end], '}')...)
+}
+
+// recentTools is the recent calls' field in jig's layout with each tool
+// once, newest first: the one thing the board reads of them.
+func recentTools(field []byte) []byte {
+	key := []byte("\n      \"tool\": ")
+	out := append(make([]byte, 0, 256), `"recent": [`...)
+	var seen [][]byte
+	for rest := field; ; {
+		i := bytes.Index(rest, key)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(key):]
+		value, _, _ := bytes.Cut(rest, []byte("\n"))
+		value = bytes.TrimSuffix(value, []byte(","))
+		if slices.ContainsFunc(seen, func(s []byte) bool { return bytes.Equal(s, value) }) {
+			continue
+		}
+		if seen = append(seen, value); len(seen) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, `{"tool": `...), value...), '}')
+	}
+	return append(out, ']')
 }
 
 // project is the ticket's key, else the name of the repository holding the
@@ -239,27 +313,37 @@ func terminalOf(f file) *Terminal {
 }
 
 // toolsOf is the session's tools, by name, with the ones a request turned
-// off marked: the context detail's list where the agent gives one, else the
-// switches alone.
+// off and the ones the agent does not offer marked: the context detail's
+// list where the agent gives one (Pi), and the tools the file names
+// elsewhere where it gives none (Claude Code and Codex count their tools
+// or name none, but their calls, their wait and their switches name them).
 func toolsOf(f file) []ToolName {
 	out := []ToolName{}
 	seen := map[string]bool{}
+	add := func(name string, off, inactive bool) {
+		if name == "" || seen[name] {
+			return
+		}
+		seen[name] = true
+		if on, ok := f.Switches.Tools[name]; ok {
+			off = !on
+		}
+		out = append(out, ToolName{Name: name, Off: off, Inactive: inactive && !off})
+	}
 	if f.ContextDetail != nil {
 		for _, t := range f.ContextDetail.Tools {
-			if t.Name == "" || seen[t.Name] {
-				continue
-			}
-			seen[t.Name] = true
-			off := t.Off
-			if on, ok := f.Switches.Tools[t.Name]; ok {
-				off = !on
-			}
-			out = append(out, ToolName{Name: t.Name, Off: off})
+			add(t.Name, t.Off, t.Inactive)
 		}
 	}
-	for name, on := range f.Switches.Tools {
-		if !seen[name] {
-			out = append(out, ToolName{Name: name, Off: !on})
+	for name := range f.Switches.Tools {
+		add(name, false, false)
+	}
+	if f.ContextDetail == nil || len(f.ContextDetail.Tools) == 0 {
+		for _, c := range f.Recent {
+			add(c.Tool, false, false)
+		}
+		if f.Attention != nil {
+			add(f.Attention.Tool, false, false)
 		}
 	}
 	slices.SortFunc(out, func(a, b ToolName) int { return strings.Compare(a.Name, b.Name) })
@@ -279,15 +363,23 @@ func rank(r Row) int {
 	return 2
 }
 
-// Sort orders rows attention › busy › idle, then the newest change first;
-// a host's placeholder row goes last.
+// Sort orders rows attention › busy › idle; a host's placeholder row goes
+// last. Within a state the order is stable, since it moves only when a
+// session changes state: what waits, the longest wait first; busy and
+// idle, the latest change of state first (a session just idle is the one
+// to look at).
 func Sort(rows []Row) {
 	slices.SortStableFunc(rows, func(a, b Row) int {
-		if ra, rb := rank(a), rank(b); ra != rb {
+		ra, rb := rank(a), rank(b)
+		if ra != rb {
 			return ra - rb
 		}
-		if c := b.Updated.Compare(a.Updated); c != 0 {
-			return c
+		since := b.Since.Compare(a.Since)
+		if ra == 0 {
+			since = -since
+		}
+		if since != 0 {
+			return since
 		}
 		if c := strings.Compare(a.Host, b.Host); c != 0 {
 			return c

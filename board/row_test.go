@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func TestRowOfReadsWhatTheBoardShows(t *testing.T) {
 	if *r.RateLimit != 17 || *r.Context != 42.4 || *r.Cost != 1.25 {
 		t.Errorf("numbers %v %v %v", *r.RateLimit, *r.Context, *r.Cost)
 	}
-	want := []ToolName{{"bash", true}, {"read", false}}
+	want := []ToolName{{Name: "bash", Off: true}, {Name: "read"}}
 	if len(r.Tools) != 2 || r.Tools[0] != want[0] || r.Tools[1] != want[1] {
 		t.Errorf("tools %+v, want %+v", r.Tools, want)
 	}
@@ -69,23 +70,36 @@ func TestProjectIsTicketElseRepoElseFolder(t *testing.T) {
 	}
 }
 
-func TestSortPutsAttentionThenBusyThenIdleThenNewest(t *testing.T) {
+func TestSortPutsTheLongestWaitFirstAndKeepsItsOrder(t *testing.T) {
 	at := func(m int) time.Time { return time.Date(2026, 1, 1, 0, m, 0, 0, time.UTC) }
 	rows := []Row{
-		{Session: "idle-new", State: "idle", Updated: at(9)},
+		{Session: "idle-new", State: "idle", Since: at(9), Updated: at(9)},
 		{Session: "down", Host: "devbox", Err: "no answer"},
-		{Session: "busy-old", State: "busy", Updated: at(1)},
-		{Session: "wait", State: "busy", Attention: "question", Updated: at(0)},
-		{Session: "busy-new", State: "busy", Updated: at(5)},
-		{Session: "idle-old", State: "idle", Updated: at(2)},
+		{Session: "busy-old", State: "busy", Since: at(1), Updated: at(20)},
+		{Session: "wait-new", State: "busy", Attention: "question", Since: at(8), Updated: at(8)},
+		{Session: "wait-old", State: "busy", Attention: "permission", Since: at(3), Updated: at(30)},
+		{Session: "busy-new", State: "busy", Since: at(5), Updated: at(5)},
+		{Session: "idle-old", State: "idle", Since: at(2), Updated: at(2)},
+	}
+	order := func() string {
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.Session)
+		}
+		return strings.Join(got, " ")
 	}
 	Sort(rows)
-	var got []string
-	for _, r := range rows {
-		got = append(got, r.Session)
+	want := "wait-old wait-new busy-new busy-old idle-new idle-old down"
+	if order() != want {
+		t.Errorf("order %v, want %v", order(), want)
 	}
-	if strings.Join(got, " ") != "wait busy-new busy-old idle-new idle-old down" {
-		t.Errorf("order %v", got)
+	for i := range rows {
+		rows[i].Updated = at(40 - i) // every session writes again: nobody moves
+	}
+	slices.Reverse(rows)
+	Sort(rows)
+	if order() != want {
+		t.Errorf("a write that changes no state moved a row: %v", order())
 	}
 }
 
@@ -147,14 +161,6 @@ func TestJumpCommandPerHost(t *testing.T) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{"bash": "bash", "a b": "'a b'", "it's": `'it'\''s'`, "": "''", "$(x)": "'$(x)'"} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("%q: %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestFind(t *testing.T) {
 	rows := []Row{{Session: "abc1"}, {Session: "abd2"}, {Session: "x", Err: "down"}}
 	if r, err := Find(rows, "abc"); err != nil || r.Session != "abc1" {
@@ -175,7 +181,7 @@ func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &v); err != nil {
 		t.Fatalf("%v: %q", err, got)
 	}
-	if len(v) != 2 || v["session"] != "s" || v["state"] != "busy" {
+	if len(v) != 3 || v["session"] != "s" || v["state"] != "busy" || v["recent"] == nil {
 		t.Errorf("slim %q", got)
 	}
 	last := "{\n  \"session\": \"s\",\n  \"updatedAt\": \"x\"\n}\n"
@@ -185,5 +191,61 @@ func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
 	other := `{"session":"s","outputs":[]}`
 	if string(slim([]byte(other))) != other {
 		t.Error("a file in another layout is decoded whole")
+	}
+}
+
+func TestADownHostKeepsItsNameAndAWideBoardShowsMore(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	pct, cost := 42.0, 1.5
+	rows := []Row{
+		{Host: "here", Local: true, Session: "a", Agent: "claude-code", Project: "shop", Model: "Opus 4.5",
+			State: "busy", Context: &pct, Cost: &cost, Since: now.Add(-3 * time.Minute), LastTool: "Bash", Branch: "feature/cart"},
+		{Host: "gpu-box", Err: "ssh: connect to host gpu-box port 22: Connection timed out after a long while"},
+	}
+	narrow := Lines(rows, 80, now)
+	if !strings.Contains(narrow[0], "HOST") || !strings.Contains(narrow[2], "gpu-box") || !strings.Contains(narrow[2], "down: ssh") {
+		t.Errorf("at 80 columns a down host keeps its name, its reason is cut:\n%s", strings.Join(narrow, "\n"))
+	}
+	if strings.Contains(narrow[0], "BRANCH") {
+		t.Errorf("no room for the branch at 80:\n%s", strings.Join(narrow, "\n"))
+	}
+	wide := strings.Join(Lines(rows, 200, now), "\n")
+	if !strings.Contains(wide, "TOOL") || !strings.Contains(wide, "Bash") || !strings.Contains(wide, "feature/cart") ||
+		!strings.Contains(wide, "Connection timed out after a long while") {
+		t.Errorf("a wide board shows the last tool, the branch and the whole reason:\n%s", wide)
+	}
+}
+
+func TestToolsAsTheFileNamesThem(t *testing.T) {
+	claude := `{"session":"c","agent":"claude-code","tools":{"active":12,"total":25},
+	"recent":[{"tool":"Bash","outcome":"ok"},{"tool":"Read","outcome":"ok"},{"tool":"Bash","outcome":"ok"}],
+	"switches":{"tools":{"WebFetch":false},"skills":{}},"attention":{"kind":"permission","tool":"Edit"}}`
+	r, err := rowOf([]byte(claude), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range r.Tools {
+		names = append(names, tl.Name)
+	}
+	if strings.Join(names, " ") != "Bash Edit Read WebFetch" || !r.Tools[3].Off || r.Offered == nil || r.Offered.Total != 25 ||
+		r.LastTool != "Bash" {
+		t.Errorf("claude's tools %+v offered %+v last %q", r.Tools, r.Offered, r.LastTool)
+	}
+	pi := `{"session":"p","agent":"pi","contextDetail":{"tools":[{"name":"read","tokens":1},{"name":"grep","tokens":1,"inactive":true}]},
+	"lastRequest":{"id":"r2","ok":false,"message":"no","at":"2026-01-01T00:00:00Z","covers":["r1"]}}`
+	if r, err = rowOf([]byte(pi), nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tools) != 2 || r.Tools[0] != (ToolName{Name: "grep", Inactive: true}) || !r.Answer.Answers("r1") || r.Answer.Answers("r3") {
+		t.Errorf("pi's tools %+v answer %+v", r.Tools, r.Answer)
+	}
+}
+
+func TestSlimKeepsTheRecentCallsTools(t *testing.T) {
+	doc := "{\n  \"session\": \"s\",\n  \"recent\": [\n    {\n      \"at\": \"x\",\n      \"tool\": \"Bash\",\n      \"outcome\": \"ok\"\n    },\n    {\n      \"tool\": \"Read\"\n    }\n  ],\n  \"state\": \"busy\"\n}\n"
+	r, err := rowOf([]byte(doc), nil)
+	if err != nil || r.LastTool != "Bash" || len(r.Tools) != 2 || r.Tools[1].Name != "Read" {
+		t.Errorf("row %+v %v from %s", r, err, slim([]byte(doc)))
 	}
 }

@@ -14,7 +14,9 @@ import (
 	"syscall"
 	"time"
 
+	"jig/cmdline"
 	"jig/status"
+	"jig/ticket"
 	"jig/transcript"
 )
 
@@ -24,7 +26,7 @@ const HostTimeout = 2 * time.Second
 
 // maxListing bounds what a remote host may print: far more than any real
 // listing, far less than the machine.
-const maxListing = 64 << 20
+var maxListing = 64 << 20
 
 // Local is the live sessions of this machine's state dir, and their heads
 // (for checking, later, that their processes still run).
@@ -42,7 +44,8 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			repos := transcript.NewRepoFinder() // its cache is the worker's own
+			repos := transcript.NewRepoFinder() // its caches are the worker's own
+			branches := map[string]string{}
 			var buf []byte
 			for i := w; i < len(heads); i += workers {
 				data, err := dir.ReadRaw(heads[i].Name, buf)
@@ -51,6 +54,7 @@ func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status
 					continue // ended since the listing
 				}
 				if rows[i], err = LocalRow(data, host, repos); err == nil {
+					rows[i].Branch = branchOf(rows[i].cwd, repos, branches)
 					ok[i] = true
 				}
 			}
@@ -86,6 +90,22 @@ func LocalRow(data []byte, host string, repos *transcript.RepoFinder) (Row, erro
 	return r, nil
 }
 
+// branchOf is the branch checked out in the work tree holding folder d,
+// "" when none; branches caches it by work tree for a worker's rows.
+func branchOf(d string, repos *transcript.RepoFinder, branches map[string]string) string {
+	r := repos.Repo(d + "/.")
+	if r == nil {
+		return ""
+	}
+	b, ok := branches[*r]
+	if !ok {
+		head, _ := ticket.ReadHead(*r)
+		b = head.Branch
+		branches[*r] = b
+	}
+	return b
+}
+
 // SSH runs jig on other machines: Command is the ssh command as the user
 // gave it (${JIG_SSH:-ssh}, a shell word list such as `ssh -F cfg`, as git
 // reads GIT_SSH_COMMAND).
@@ -94,8 +114,11 @@ type SSH struct {
 	Timeout time.Duration // 0: HostTimeout
 }
 
-// Run runs jig with args on host and returns what it printed. The command
-// line is quoted for the remote shell; nothing but jig runs there.
+// Run runs jig with args on host and returns what it printed. Nothing but
+// jig runs there, and its arguments arrive as the same words whatever the
+// remote login shell (cmdline.RemoteCommand). A program the ssh command
+// leaves behind holding its output does not hold the board: once ssh has
+// ended, or the time is up, its output is closed.
 func (s SSH) Run(ctx context.Context, host string, args ...string) ([]byte, error) {
 	timeout := s.Timeout
 	if timeout == 0 {
@@ -107,36 +130,36 @@ func (s SSH) Run(ctx context.Context, host string, args ...string) ([]byte, erro
 	if strings.TrimSpace(ssh) == "" {
 		ssh = "ssh"
 	}
-	remote := "jig"
-	for _, a := range args {
-		remote += " " + shellQuote(a)
-	}
 	// `--` ends ssh's options: a host named -oProxyCommand=… is a host.
-	cmd := exec.Command("sh", "-c", ssh+` -- "$@"`, "jig-ssh", host, remote)
+	cmd := exec.CommandContext(ctx, "sh", "-c", ssh+` -- "$@"`, "jig-ssh", host, cmdline.RemoteCommand(args...))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) } // ssh and the shell around it
+	cmd.WaitDelay = outputDelay
 	var out, stderr bytes.Buffer
-	cmd.Stdout = &limitWriter{w: &out, n: maxListing}
-	cmd.Stderr = &limitWriter{w: &stderr, n: 4 << 10}
-	if err := cmd.Start(); err != nil {
+	listing := &limitWriter{w: &out, n: maxListing}
+	cmd.Stdout, cmd.Stderr = listing, &limitWriter{w: &stderr, n: 4 << 10}
+	err := cmd.Run()
+	switch {
+	case listing.over:
+		return nil, fmt.Errorf("jig there printed more than %d MiB, more than a session list holds", maxListing>>20)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, fmt.Errorf("no answer within %v", timeout)
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay): // ErrWaitDelay: ssh is done, a leftover held its output
+		err = remoteError(err, stderr.String())
+		if strings.Contains(err.Error(), strings.TrimLeft(cmdline.RemoteArgs, "-")) {
+			// words no shell takes literally go hex-encoded, which an older jig cannot read
+			err = fmt.Errorf("%w (jig there is too old for this id's characters: update it)", err)
+		}
 		return nil, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			return nil, remoteError(err, stderr.String())
-		}
-		return out.Bytes(), nil
-	case <-ctx.Done():
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // ssh and the shell around it
-		<-done
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("no answer within %v", timeout)
-		}
-		return nil, ctx.Err()
-	}
+	return out.Bytes(), nil
 }
+
+// outputDelay is how long the board reads on after ssh has ended, for
+// what is still in the pipe.
+const outputDelay = 100 * time.Millisecond
 
 // remoteError is ssh's or the remote jig's last line of complaint.
 func remoteError(err error, stderr string) error {
@@ -174,25 +197,18 @@ func Down(host string, err error) Row {
 	return Row{Host: host, Err: err.Error()}
 }
 
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:%@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // limitWriter keeps the first n bytes and fails past them, which ends the
 // program writing.
 type limitWriter struct {
-	w io.Writer
-	n int
+	w    io.Writer
+	n    int
+	over bool
 }
 
 func (l *limitWriter) Write(p []byte) (int, error) {
 	if len(p) > l.n {
 		l.w.Write(p[:l.n])
-		l.n = 0
+		l.n, l.over = 0, true
 		return 0, errors.New("more output than a session list holds")
 	}
 	l.n -= len(p)

@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"jig/request"
@@ -20,8 +21,20 @@ type Steer struct {
 
 // SwitchTool asks the row's session to turn a tool on or off.
 func (s Steer) SwitchTool(ctx context.Context, r Row, tool string, on bool) error {
+	_, err := s.SendTool(ctx, r, tool, on)
+	return err
+}
+
+// Reload asks the row's session to reload once it is idle.
+func (s Steer) Reload(ctx context.Context, r Row) error {
+	_, err := s.SendReload(ctx, r)
+	return err
+}
+
+// SendTool is SwitchTool, and the id of the request it sent.
+func (s Steer) SendTool(ctx context.Context, r Row, tool string, on bool) (string, error) {
 	if err := request.CheckName(tool); err != nil {
-		return err
+		return "", err
 	}
 	req := request.New(s.Now())
 	req.Tools = map[string]bool{tool: on}
@@ -32,25 +45,32 @@ func (s Steer) SwitchTool(ctx context.Context, r Row, tool string, on bool) erro
 	if on {
 		word = "on"
 	}
-	_, err := s.SSH.Run(ctx, r.Host, "request", "tool", tool, word, "--session", r.Session)
-	return err
+	return s.remote(ctx, r, "request", "tool", tool, word, "--session", r.Session)
 }
 
-// Reload asks the row's session to reload once it is idle.
-func (s Steer) Reload(ctx context.Context, r Row) error {
+// SendReload is Reload, and the id of the request it sent.
+func (s Steer) SendReload(ctx context.Context, r Row) (string, error) {
 	req := request.New(s.Now())
 	req.Reload = true
 	if r.Local {
 		return s.send(r, req)
 	}
-	_, err := s.SSH.Run(ctx, r.Host, "request", "reload", "--session", r.Session)
-	return err
+	return s.remote(ctx, r, "request", "reload", "--session", r.Session)
 }
 
-func (s Steer) send(r Row, req *request.Request) error {
+// remote sends a request through the row's host's jig, which prints its id.
+func (s Steer) remote(ctx context.Context, r Row, args ...string) (string, error) {
+	out, err := s.SSH.Run(ctx, r.Host, args...)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func (s Steer) send(r Row, req *request.Request) (string, error) {
 	if s.Dir == nil {
-		return fmt.Errorf("no state dir")
+		return "", fmt.Errorf("no state dir")
 	}
 	_, err := request.Send(s.Dir, r.Session, req)
-	return err
+	return req.ID, err
 }

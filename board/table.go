@@ -1,6 +1,7 @@
 package board
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -15,8 +16,9 @@ type column struct {
 	cell  func(r Row, now time.Time) string
 }
 
-// columns in display order. The glyph, the project and the time in this
-// state never go; the host goes only when every row is local.
+// columns in display order. The glyph, the project, the time in this
+// state and the host never go (the host is left out only when every row is
+// local); the last tool and the branch show only where there is room.
 var columns = []column{
 	{"", 0, func(r Row, _ time.Time) string { return glyph(r) }},
 	{"PROJECT", 0, func(r Row, _ time.Time) string { return r.Project }},
@@ -37,8 +39,13 @@ var columns = []column{
 		}
 		return render.Percent(r.RateLimit)
 	}},
-	{"HOST", 1, func(r Row, _ time.Time) string { return r.Host }},
+	{"TOOL", 7, func(r Row, _ time.Time) string { return r.LastTool }},
+	{"BRANCH", 8, func(r Row, _ time.Time) string { return r.Branch }},
+	{"HOST", 0, func(r Row, _ time.Time) string { return r.Host }},
 }
+
+// maxDrop is the highest drop a column has.
+const maxDrop = 8
 
 func optional(r Row, s string) string {
 	if r.Err != "" {
@@ -104,7 +111,7 @@ func Lines(rows []Row, width int, now time.Time) []string {
 			show[i] = false
 		}
 	}
-	fitColumns(show, widths, width)
+	fitColumns(show, widths, width, stateWidth(cells[1:], rows))
 	out := make([]string, len(cells))
 	for n, row := range cells {
 		var b strings.Builder
@@ -135,9 +142,23 @@ func anyCell(rows [][]string, i int) bool {
 	return false
 }
 
-// fitColumns hides columns, highest drop first, until the shown ones fit
-// width, then narrows the project and state columns.
-func fitColumns(show []bool, widths []int, width int) {
+// stateWidth is the width of the state column without a down host's
+// reason, which is cut before any column goes.
+func stateWidth(cells [][]string, rows []Row) int {
+	i := slices.IndexFunc(columns, func(c column) bool { return c.title == "STATE" })
+	w := max(render.Width(columns[i].title), render.Width("down: ")+12)
+	for n, r := range rows {
+		if r.Err == "" {
+			w = max(w, render.Width(cells[n][i]))
+		}
+	}
+	return w
+}
+
+// fitColumns fits the shown columns in width: it cuts a down host's reason
+// to the width of the other states, hides columns, highest drop first,
+// then narrows the project and state columns.
+func fitColumns(show []bool, widths []int, width, states int) {
 	if width <= 0 {
 		return
 	}
@@ -151,7 +172,12 @@ func fitColumns(show []bool, widths []int, width int) {
 		}
 		return w + 2*max(n-1, 0)
 	}
-	for drop := 6; drop > 0 && total() > width; drop-- {
+	for i, c := range columns {
+		if c.title == "STATE" && total() > width {
+			widths[i] = max(min(widths[i], states), widths[i]-(total()-width))
+		}
+	}
+	for drop := maxDrop; drop > 0 && total() > width; drop-- {
 		for i, c := range columns {
 			if c.drop == drop {
 				show[i] = false

@@ -156,7 +156,7 @@ func TestInteractiveBoardInTmux(t *testing.T) {
 	b.tmux.Run("send-keys", "-t", board, "j", "t")
 	b.waitScreen(t, board, "tools of beta")
 	b.tmux.Run("send-keys", "-t", board, "Enter")
-	b.waitScreen(t, board, "asked beta to turn bash off")
+	b.waitScreen(t, board, "queued: taken at the session's next event")
 	answer, err := jigIn(t, b.jig, b.state, `{"tools":["bash","read"],"active":["bash","read"],"hidden":[],"skills":[]}`, nil,
 		"request", "handle", "--session", b.ids["busy"])
 	if err != nil || !strings.Contains(answer, `"bash":false`) {
@@ -166,17 +166,83 @@ func TestInteractiveBoardInTmux(t *testing.T) {
 	if err != nil || strings.TrimSpace(out) != "false" {
 		t.Errorf("the session's file does not show bash off: %q %v", out, err)
 	}
-	b.tmux.Run("send-keys", "-t", board, "t") // the board read the file again on its change
-	b.waitScreen(t, board, "off bash")
-	b.tmux.Run("send-keys", "-t", board, "Escape", "q") // ESC and the byte after it close the menu
+	b.waitScreen(t, board, "beta done: tool bash off") // the session's answer, once it gives it
+	b.tmux.Run("send-keys", "-t", board, "t")          // the board read the file again on its change
+	b.waitScreen(t, board, "off      bash")
+	b.tmux.Run("send-keys", "-t", board, "Escape") // a lone Esc closes the menu at once
+	b.waitGone(t, board, "tools of beta")
 
+	b.tmux.Run("send-keys", "-t", board, "n") // the next (the only) session that waits
+	b.waitScreen(t, board, "› ◐")
+	if colour := b.tmux.Run("capture-pane", "-p", "-e", "-t", board); !strings.Contains(colour, "\x1b[") {
+		t.Errorf("the board is not in colour:\n%q", colour)
+	}
+	b.tmux.Run("send-keys", "-t", board, "?")
+	b.waitScreen(t, board, "the next session that waits for you")
+	b.tmux.Run("send-keys", "-t", board, "x")
+	b.waitGone(t, board, "the next session that waits for you")
+	b.tmux.Run("send-keys", "-t", board, "/", "alp")
+	screen = b.waitScreen(t, board, "filter: alp")
+	if strings.Contains(screen, "gamma") || !strings.Contains(screen, "alpha") {
+		t.Errorf("the filter keeps alpha alone:\n%s", screen)
+	}
+	b.tmux.Run("send-keys", "-t", board, "Escape") // a lone Esc, then nothing: the filter goes
+	b.waitGone(t, board, "filter: alp")            // so the q below is a key of its own
 	b.tmux.Run("send-keys", "-t", board, "q")
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if panes := b.tmux.Run("list-panes", "-a", "-F", "#{pane_id}:#{pane_dead}"); !strings.Contains(panes, board+":0") {
 			break // gone, or dead
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("q did not quit the board:\n%s", b.tmux.Run("capture-pane", "-p", "-t", board))
+			t.Fatalf("q after Esc did not quit the board:\n%s", b.tmux.Run("capture-pane", "-p", "-t", board))
 		}
+	}
+}
+
+// waitGone waits until pane's screen no longer shows what.
+func (b *tmuxBoard) waitGone(t *testing.T, pane, what string) {
+	t.Helper()
+	var screen string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if screen = b.tmux.Run("capture-pane", "-p", "-t", pane); !strings.Contains(screen, what) {
+			return
+		}
+	}
+	t.Fatalf("pane %s still shows %q:\n%s", pane, what, screen)
+}
+
+// TestJumpWithNoClientAttached: on a tmux server no client is attached to,
+// a jump makes the session's window and pane the active ones and succeeds.
+func TestJumpWithNoClientAttached(t *testing.T) {
+	b := newTmuxBoard(t)
+	b.tmux.Run("detach-client", "-a") // every client
+	b.tmux.Run("detach-client")
+	for deadline := time.Now().Add(10 * time.Second); b.tmux.Run("list-clients") != ""; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a client stays: %s", b.tmux.Run("list-clients"))
+		}
+	}
+	pane := b.panes["busy"] // in "two", not its active pane
+	if got := b.tmux.Run("display", "-p", "-t", pane, "#{pane_active}"); got != "0" {
+		t.Fatalf("the pane is active already: %q", got)
+	}
+	if _, err := jigIn(t, b.jig, b.state, "", nil, "board", "--jump", b.ids["busy"]); err != nil {
+		t.Fatalf("jump with no client: %v", err)
+	}
+	if got := b.tmux.Run("display", "-p", "-t", pane, "#{window_active}#{pane_active}"); got != "11" {
+		t.Errorf("the pane is not the active one of its window and session: %q", got)
+	}
+}
+
+// TestBoardHonoursNoColor: under NO_COLOR the board in a real tmux pane
+// draws no colour and no reverse video; the selection is still marked.
+func TestBoardHonoursNoColor(t *testing.T) {
+	b := newTmuxBoard(t)
+	board := "%0"
+	b.tmux.Run("respawn-pane", "-k", "-t", board, "env", "JIG_STATE_DIR="+b.state, "NO_COLOR=1", b.jig, "board")
+	b.waitScreen(t, board, "gamma")
+	screen := b.tmux.Run("capture-pane", "-p", "-e", "-t", board)
+	if strings.Contains(screen, "\x1b[") || !strings.Contains(screen, "› ◐") {
+		t.Errorf("NO_COLOR: %q", screen)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"jig/agents"
 	"jig/agents/peer"
 	cct "jig/claude/transcript"
-	"jig/hook"
 	"jig/serve/conversation"
 	"jig/status"
 )
@@ -44,15 +43,11 @@ func projects(getenv func(string) string) string {
 
 // runHook is one event of `jig claude hook`.
 func runHook(c peer.Call) ([]byte, error) {
-	data, err := hook.ReadStdin(c.Stdin)
+	dir, err := c.Dir()
 	if err != nil {
 		return nil, err
 	}
-	w, in, err := Open(c, data)
-	if err != nil {
-		return nil, err
-	}
-	return w.Hook(in)
+	return (&Writer{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: ClaudePID(c.Getenv)}).HookStdin(c.Stdin)
 }
 
 // Open reads Claude's JSON (a hook's, the statusLine's) and makes the

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -36,12 +37,8 @@ var claudeHarness = hooktest.Harness{
 		return data
 	},
 	Hook: func(h *hook.Hooks, stdin []byte) ([]byte, error) {
-		in, err := claude.ParseInput(stdin)
-		if err != nil {
-			return nil, err
-		}
 		w := &claude.Writer{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
-		return w.Hook(in)
+		return w.HookStdin(bytes.NewReader(stdin))
 	},
 	Denied: func(t testing.TB, out []byte) string {
 		t.Helper()

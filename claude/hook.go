@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"io"
 	"path/filepath"
 
 	"jig/hook"
@@ -70,6 +71,23 @@ func (in *Input) event() *hook.Event {
 func (w *Writer) Hook(in *Input) ([]byte, error) {
 	return w.hooks().Run(w.agent(in, map[string]any{}, nil), in.event())
 }
+
+// reading is how the kit reads Claude's hook input: whole when it fits a
+// status file, else a PreToolUse from its head. The Skill tool's argument
+// names the skill.
+func (w *Writer) reading() hook.Reading {
+	return hook.Reading{PreTool: "PreToolUse", SkillTool: "Skill", CallIDs: []string{"tool_use_id"},
+		Head: w.agent(&Input{}, nil, nil),
+		Parse: func(data []byte) (func() ([]byte, error), error) {
+			in, err := ParseInput(data)
+			return func() ([]byte, error) { return w.Hook(in) }, err
+		}}
+}
+
+// HookStdin handles one hook event read from r (hook.Hooks.Stdin): a
+// PreToolUse is decided even when it is too large to record, and refused
+// when it cannot be read.
+func (w *Writer) HookStdin(r io.Reader) ([]byte, error) { return w.hooks().Stdin(r, w.reading()) }
 
 func (w *Writer) hooks() *hook.Hooks {
 	return &hook.Hooks{Dir: w.Dir, Now: w.Now, Getenv: w.Getenv, Host: w.Host, PID: w.PID}

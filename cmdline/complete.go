@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/completion"
+	"jig/render"
 )
 
 // CompletionRequest is the last argument the completion scripts add to the
@@ -20,7 +21,9 @@ const CompletionRequest = "--generate-bash-completion"
 // flag that takes a value: its values, from values. Else the subcommands,
 // or what the command takes as its next argument. It answers here rather
 // than through urfave/cli, which reads os.Args and gives up on a word "--",
-// the very word being completed at --<TAB>.
+// the very word being completed at --<TAB>. A command or a flag comes with
+// what it does after a tab, for the shells that show it (zsh, fish); each
+// part is cleaned.
 func Complete(app *cli.App, words []string, values func() completion.Values) []string {
 	cur := ""
 	if len(words) > 0 {
@@ -40,7 +43,7 @@ func Complete(app *cli.App, words []string, values func() completion.Values) []s
 	case len(w.subs) > 0 && len(w.line.Args) == 0:
 		for _, c := range w.subs {
 			if !c.Hidden {
-				out = append(out, c.Name)
+				out = append(out, described(c.Name, c.Usage))
 			}
 		}
 	default:
@@ -51,7 +54,21 @@ func Complete(app *cli.App, words []string, values func() completion.Values) []s
 			out[i] = prefix + word
 		}
 	}
+	if w.line.Flag != "" || !strings.HasPrefix(cur, "-") && (len(w.subs) == 0 || len(w.line.Args) > 0) {
+		for i, word := range out {
+			out[i] = render.Clean(word) // a value: a session's id, a tool's name
+		}
+	}
 	return out
+}
+
+// described is a word and what it does, each cleaned, a tab between.
+func described(word, usage string) string {
+	word = render.Clean(word)
+	if usage, _, _ = strings.Cut(usage, "\n"); usage == "" {
+		return word
+	}
+	return word + "\t" + render.Clean(usage)
 }
 
 // walked is a command line before the word being completed, as Complete
@@ -96,15 +113,19 @@ func walkWords(app *cli.App, words []string) walked {
 	return w
 }
 
-// flagNames is each name of flags as typed: -x, --name.
+// flagNames is each name of flags as typed (-x, --name), with its usage.
 func flagNames(flags []cli.Flag) []string {
 	var out []string
 	for _, f := range flags {
+		usage := ""
+		if d, ok := f.(cli.DocGenerationFlag); ok {
+			usage = strings.ReplaceAll(d.GetUsage(), "`", "")
+		}
 		for _, n := range f.Names() {
 			if len(n) == 1 {
-				out = append(out, "-"+n)
+				out = append(out, described("-"+n, usage))
 			} else {
-				out = append(out, "--"+n)
+				out = append(out, described("--"+n, usage))
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -52,7 +53,9 @@ func SuggestCommand(cmds []*cli.Command, typed string) string {
 
 // goFlagName finds the flag Go's flag package names in its errors, which it
 // always spells with one dash ("flag provided but not defined: -jsn").
-var goFlagName = regexp.MustCompile(`(defined: |argument: |for flag |for )-([^\s:=]+)`)
+var goFlagName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(defined: |argument: |for flag |for )-([^\s:=]+)`)
+})
 
 // FlagError rewrites a flag parser's error for the command line args: each
 // flag spelled as the user typed it (`--jsn`, not `-jsn`), and a flag that
@@ -60,8 +63,9 @@ var goFlagName = regexp.MustCompile(`(defined: |argument: |for flag |for )-([^\s
 func FlagError(err error, flags []cli.Flag, args []string) string {
 	msg := err.Error()
 	var unknown string
-	msg = goFlagName.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := goFlagName.FindStringSubmatch(m)
+	re := goFlagName()
+	msg = re.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		typed := asTyped(sub[2], args)
 		if sub[1] == "defined: " {
 			unknown = typed

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"time"
 
@@ -50,19 +49,11 @@ func sessionsDir(getenv func(string) string) string {
 
 // runHook is one event of `jig codex hook`.
 func runHook(c peer.Call) ([]byte, error) {
-	data, err := hook.ReadStdin(c.Stdin)
-	if err != nil {
-		return nil, err
-	}
-	in, err := ParseInput(data)
-	if err != nil {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
 	dir, err := c.Dir()
 	if err != nil {
 		return nil, err
 	}
-	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Hook(in)
+	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(c.Stdin)
 }
 
 // runInstall is `jig install codex`: a file jig refuses to edit is bad input.

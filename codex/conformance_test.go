@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -49,11 +50,7 @@ var codexHarness = hooktest.Harness{
 		return data
 	},
 	Hook: func(h *hook.Hooks, stdin []byte) ([]byte, error) {
-		in, err := codex.ParseInput(stdin)
-		if err != nil {
-			return nil, err
-		}
-		return (&codex.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Hook(in)
+		return (&codex.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Stdin(bytes.NewReader(stdin))
 	},
 	Denied: func(t testing.TB, out []byte) string {
 		t.Helper()

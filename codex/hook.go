@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"jig/hook"
@@ -87,9 +88,25 @@ type Hooks struct {
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
 	pid, getenv := h.owner(in) // a TUI's, when Codex's background server runs the hook
 	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: getenv, Host: h.Host, PID: pid}
-	ev := &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, CWD: in.CWD, Tool: in.ToolName,
+	return k.Run(h.agent(in), in.event())
+}
+
+// Stdin handles one event read from r (hook.Hooks.Stdin): a PreToolUse is
+// decided even when it is too large to record, and refused when it cannot
+// be read.
+func (h *Hooks) Stdin(r io.Reader) ([]byte, error) {
+	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	return k.Stdin(r, hook.Reading{PreTool: "PreToolUse", CallIDs: []string{"tool_use_id"}, Head: h.agent(&Input{}),
+		Parse: func(data []byte) (func() ([]byte, error), error) {
+			in, err := ParseInput(data)
+			return func() ([]byte, error) { return h.Hook(in) }, err
+		}})
+}
+
+// event is Codex's input as the kit's event.
+func (in *Input) event() *hook.Event {
+	return &hook.Event{Name: in.Event, Kind: kinds[in.Event], Session: in.SessionID, CWD: in.CWD, Tool: in.ToolName,
 		CallID: in.ToolUseID, Transcript: in.TranscriptPath}
-	return k.Run(h.agent(in), ev)
 }
 
 // agent is Codex on the hook kit for one event.

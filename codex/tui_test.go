@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"jig/internal/pitest"
 	"jig/internal/scriptedopenai"
@@ -92,15 +93,18 @@ func (x *tuis) screen(pane string) string { return x.tm.Run("capture-pane", "-p"
 // config.toml).
 func (x *tuis) ready(pane string) {
 	x.w.t.Helper()
-	answered, settled := false, 0
+	var answered time.Time
+	settled := 0
 	poll(x.w.t, "the TUI takes a prompt", func() string {
 		s := x.screen(pane)
 		switch {
 		case strings.Contains(s, "Use existing model"):
-			if !answered {
+			// again while the question stays: on a loaded machine keys
+			// sent as it is drawn can be lost ("2" twice still means 2)
+			if time.Since(answered) > 2*time.Second {
 				x.tm.Run("send-keys", "-t", pane, "2")
 				x.tm.Run("send-keys", "-t", pane, "Enter")
-				answered = true
+				answered = time.Now()
 			}
 			settled = 0
 		case strings.Contains(s, "Ask Codex to do anything") && strings.Contains(s, "GPT-5.5"):

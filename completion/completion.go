@@ -33,7 +33,8 @@ type Line struct {
 type Values struct {
 	Dir      *status.Dir // nil when the state dir cannot be found: no live values
 	Live     status.Liveness
-	Terminal string // the terminal the shell runs in (innermost), or ""
+	Terminal string          // the terminal the shell runs in (innermost), or ""
+	Hosts    func() []string // the board's hosts in jig's configuration (board.hosts); nil: none
 }
 
 // Next is what the word typed may be: the values of l.Flag, or of the
@@ -65,6 +66,10 @@ func (v Values) flagValues(flag string) []string {
 	case "terminal":
 		_, terms := v.liveIDs()
 		return terms
+	case "host":
+		if v.Hosts != nil {
+			return v.Hosts()
+		}
 	case "transcript", "config":
 		return []string{Files}
 	case "cwd":

@@ -16,7 +16,7 @@ _jig_complete() {
   read -ra words <<<"$line"
   if [[ -z $line || $line == *[[:blank:]] ]]; then words+=(""); fi
   cur=${words[${#words[@]}-1]}
-  opts=$("${words[@]}" --generate-bash-completion 2>/dev/null)
+  opts=$("${words[@]}" --generate-bash-completion 2>/dev/null | cut -f1) # bash shows no descriptions
   case $opts in
   :files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
   :dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
@@ -32,12 +32,19 @@ complete -F _jig_complete jig
 	zshCompletion = `#compdef jig
 # jig completion for zsh: source <(jig completion zsh), after compinit
 _jig() {
-  local -a opts
+  local -a opts cands shown
+  local o
   opts=(${(f)"$("${(@Q)words[1,CURRENT-1]}" "${(Q)words[CURRENT]}" --generate-bash-completion 2>/dev/null)"})
   case $opts[1] in
   :files) _files ;;
   :dirs) _files -/ ;;
-  *) compadd -a opts ;;
+  *)
+    # each line a word, and after a tab what it does: shown beside it
+    for o in $opts; do
+      cands+=("${o%%$'\t'*}")
+      if [[ $o == *$'\t'* ]]; then shown+=("${o%%$'\t'*}  -- ${o#*$'\t'}"); else shown+=("$o"); fi
+    done
+    if [[ -n ${(M)opts:#*$'\t'*} ]]; then compadd -l -d shown -a cands; else compadd -a cands; fi ;;
   esac
 }
 compdef _jig jig
@@ -53,7 +60,7 @@ function __jig_complete
         case :dirs
             __fish_complete_directories "$cur"
         case '*'
-            for o in $opts
+            for o in $opts # a word, and after a tab what it does: fish shows it
                 echo $o
             end
     end

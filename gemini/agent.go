@@ -1,13 +1,10 @@
 package gemini
 
 import (
-	"fmt"
-
 	"jig/agents"
 	"jig/agents/peer"
 	"jig/gemini/chat"
 	"jig/hook"
-	"jig/status"
 )
 
 // Agent is Gemini CLI in jig's registry of agents, with its commands:
@@ -34,16 +31,11 @@ var Agent = peer.Agent{
 			"in $GEMINI_CLI_HOME/.gemini/settings.json (else ~/.gemini). Everything else stays.\n\nexample: jig install gemini"},
 }
 
-// runHook is one event of `jig gemini hook`: a BeforeTool jig cannot read
-// is refused.
+// runHook is one event of `jig gemini hook`.
 func runHook(c peer.Call) ([]byte, error) {
-	in, err := ReadInput(c.Stdin)
-	if err != nil {
-		return Refusal(in), status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
 	dir, err := c.Dir()
 	if err != nil {
 		return nil, err
 	}
-	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Hook(in)
+	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(c.Stdin)
 }

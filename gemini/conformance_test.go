@@ -54,11 +54,7 @@ var geminiHarness = hooktest.Harness{
 		return data
 	},
 	Hook: func(h *hook.Hooks, stdin []byte) ([]byte, error) {
-		in, err := gemini.ReadInput(bytes.NewReader(stdin))
-		if err != nil {
-			return nil, err
-		}
-		return (&gemini.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Hook(in)
+		return (&gemini.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Stdin(bytes.NewReader(stdin))
 	},
 	Denied: func(t testing.TB, out []byte) string {
 		t.Helper()

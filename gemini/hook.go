@@ -8,6 +8,8 @@
 package gemini
 
 import (
+	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"time"
@@ -69,6 +71,16 @@ func (h *Hooks) Hook(in *Input) ([]byte, error) {
 	ev := in.event()
 	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 	return k.Run(h.agent(in), ev)
+}
+
+// Stdin handles one event read from r (ReadInput): a BeforeTool that
+// cannot be read is refused (Refusal), the error said beside it.
+func (h *Hooks) Stdin(r io.Reader) ([]byte, error) {
+	in, err := ReadInput(r)
+	if err != nil {
+		return Refusal(in), status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
+	}
+	return h.Hook(in)
 }
 
 // waiting is the tool a permission prompt is for, its notification naming

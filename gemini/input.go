@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"jig/hook"
 	"jig/status"
 )
-
-// MaxInput bounds what a hook reads of its stdin: AfterTool's holds the
-// call's arguments (a whole file written) before its response.
-const MaxInput = 32 << 20
 
 // Input is what Gemini CLI pipes to a hook: the fields jig reads. A tool's
 // arguments, the prompt, the reply and the request's messages are not
@@ -34,7 +31,7 @@ type Input struct {
 	} `json:"-"`
 }
 
-// ReadInput reads one hook's JSON object from r, at most MaxInput bytes,
+// ReadInput reads one hook's JSON object from r, at most hook.MaxInput bytes,
 // key by key: it keeps the fields of Input and stops reading once it has
 // what the event needs: BeforeModel's model (the messages after it are
 // never read), or a call's tool when its arguments follow (Gemini CLI
@@ -43,57 +40,49 @@ type Input struct {
 // name are required. On an error, in is what was read before it (nil when
 // nothing was): Refusal answers a BeforeTool that cannot be read.
 func ReadInput(r io.Reader) (in *Input, err error) {
-	dec := json.NewDecoder(io.LimitReader(r, MaxInput))
+	dec := json.NewDecoder(io.LimitReader(r, hook.MaxInput))
 	in = &Input{}
 	defer func() {
 		if err != nil && in.Event == "" {
 			in = nil
 		}
 	}()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return in, errors.New("not a JSON object")
-	}
 	fields := map[string]*string{"session_id": &in.SessionID, "transcript_path": &in.TranscriptPath, "cwd": &in.CWD,
 		"hook_event_name": &in.Event, "tool_name": &in.ToolName, "notification_type": &in.NotificationType,
 		"source": &in.Source}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return in, errors.New("not a JSON object")
-		}
-		key, _ := t.(string)
+	err = hook.Object(dec, func(key string) (bool, error) {
 		switch {
 		case fields[key] != nil:
 			if err := dec.Decode(fields[key]); err != nil {
-				return in, fmt.Errorf("field %s: not a string", key)
+				return false, fmt.Errorf("field %s: not a string", key)
 			}
 		case key == "llm_request":
-			if err := readModel(dec, in); err != nil {
-				return in, err
-			}
-			if in.Model != "" {
-				return in.check()
-			}
+			err := readModel(dec, in)
+			return in.Model != "", err
 		case key == "tool_input" && in.Event != "AfterTool" && in.Event != "" && in.ToolName != "":
 			// every field BeforeTool needs came before its arguments,
 			// which may be a whole file: never read, never too long to
 			// refuse the call
-			return in.check()
+			return true, nil
 		case key == "tool_response":
 			var resp struct {
 				ReturnDisplay json.RawMessage `json:"returnDisplay"`
 			}
 			if err := dec.Decode(&resp); err != nil {
-				return in, errors.New("field tool_response: not JSON")
+				return false, errors.New("field tool_response: not JSON")
 			}
 			if len(resp.ReturnDisplay) > 0 && resp.ReturnDisplay[0] == '{' {
 				json.Unmarshal(resp.ReturnDisplay, &in.Written)
 			}
 		default:
-			if err := skip(dec); err != nil {
-				return in, errors.New("not a JSON object")
+			if err := hook.Skip(dec); err != nil {
+				return false, errors.New("not a JSON object")
 			}
 		}
+		return false, nil
+	})
+	if err != nil {
+		return in, err
 	}
 	return in.check()
 }
@@ -117,18 +106,16 @@ func Refusal(in *Input) []byte {
 	if in == nil || in.Event != "BeforeTool" {
 		return nil
 	}
-	return deny{}.Deny(nil, "jig: cannot read this hook's input, so the call is refused")
+	return deny{}.Deny(nil, hook.Unreadable)
 }
 
 // readModel reads llm_request up to its model, and no further once it has
-// it; a request without one is passed over whole.
+// it; a request without one is passed over whole, as is a scalar.
 func readModel(dec *json.Decoder, in *Input) error {
-	t, err := dec.Token()
-	if err != nil {
+	if t, err := dec.Token(); err != nil {
 		return errors.New("field llm_request: not JSON")
-	}
-	if t != json.Delim('{') {
-		return nil // a scalar: passed over
+	} else if t != json.Delim('{') {
+		return nil
 	}
 	for dec.More() {
 		k, err := dec.Token()
@@ -144,30 +131,10 @@ func readModel(dec *json.Decoder, in *Input) error {
 			}
 			continue
 		}
-		if skip(dec) != nil {
+		if hook.Skip(dec) != nil {
 			return errors.New("field llm_request: not JSON")
 		}
 	}
-	_, err = dec.Token() // the closing brace
+	_, err := dec.Token() // the closing brace
 	return err
-}
-
-// skip passes over one value, token by token: nothing of it is kept.
-func skip(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
 }

@@ -1,6 +1,8 @@
 package hook_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"testing"
@@ -60,6 +62,41 @@ func FuzzRequestTaken(f *testing.F) {
 		on, switched := s.Switches.Tools["Bash"]
 		if refused := len(out) > 0; refused != (switched && !on) {
 			t.Errorf("%q: Bash refused %v, switches %v", data, refused, s.Switches.Tools)
+		}
+	})
+}
+
+// FuzzStdinFailsClosed: whatever a PreToolUse's arguments hold (the rest
+// of the input, as it reaches the hook), an input that is not the agent's
+// JSON is refused, and one that is, for Bash (switched off), is refused.
+func FuzzStdinFailsClosed(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"command":"ls"}}`, `{"a":[1,2,{"b":null}]},"tool_name":"Write"}`, `{`, `"x"`,
+		`{},"tool_name":7}`, `{},"session_id":""}`, `{}}{}`, `nul`, ``} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		h := testHooks(t)
+		if err := (&request.Kept{Dir: h.Dir, Folder: "kit-test-switches"}).Save("s1", status.Switches{Tools: map[string]bool{"Bash": false}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range []string{"Bash", "Write"} {
+			stdin := append([]byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"`+tool+`","tool_input":`), args...)
+			if !bytes.HasSuffix(args, []byte("}")) {
+				stdin = append(stdin, '}')
+			}
+			out, _ := h.Stdin(bytes.NewReader(stdin), testReading(h))
+			var in struct {
+				SessionID string `json:"session_id"`
+				Event     string `json:"hook_event_name"`
+				ToolName  string `json:"tool_name"`
+			}
+			parsed := json.Unmarshal(stdin, &in) == nil
+			if !parsed && !bytes.Contains(out, []byte(hook.Unreadable[:20])) {
+				t.Errorf("%q: not JSON, answer %q", stdin, out)
+			}
+			if parsed && in.ToolName == "Bash" && in.SessionID == "s1" && in.Event == "PreToolUse" && !bytes.Contains(out, []byte("tool Bash is switched off")) {
+				t.Errorf("%q: Bash allowed: %q", stdin, out)
+			}
 		}
 	})
 }

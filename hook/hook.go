@@ -10,8 +10,12 @@
 // An agent is three parts on the kit: its event table (Kind for each of
 // its events), its transcript (a writer.Source, and Offers for what a
 // request may switch) and its words (Words, request.Hooked). Its command
-// reads stdin, calls Hooks.Run and prints what Run returns, even with an
-// error: a refusal stands whatever became of the write.
+// hands stdin to Hooks.Stdin (an agent that reads its input whole) or
+// reads it itself and calls Hooks.Run, and prints what they return, even
+// with an error: a refusal stands whatever became of the write. A
+// PreToolUse never fails without an answer: Claude Code and Codex run the
+// call of a hook that exits other than 0 or 2. One too large to record is
+// decided from its head, one that cannot be read is refused (input.go).
 //
 // # The one order of a switch
 //

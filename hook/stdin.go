@@ -7,20 +7,6 @@ import (
 	"jig/status"
 )
 
-// ReadStdin is a hook's stdin whole, for an agent whose event is one JSON
-// object no larger than a status file: more is bad input (Fits), as is a
-// read that fails.
-func ReadStdin(r io.Reader) ([]byte, error) {
-	data, err := Read(r)
-	if err == nil {
-		err = Fits(data)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return data, nil
-}
-
 // Read reads what an agent says on stdin, up to one byte more than a
 // status file may hold (Fits says whether it does); a read that fails is
 // bad input.

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 
 	"jig/configfile"
 )
@@ -49,17 +50,43 @@ type Block struct {
 func (b Block) begin() string { return b.Comment + " jig install " + b.Name + ": begin\n" }
 func (b Block) end() string   { return b.Comment + " jig install " + b.Name + ": end\n" }
 
-// Find is where the block is in data: [i, j), or ok false.
+// Find is where the block is in data: [i, j), or ok false. A block at the
+// end of a file that had no final newline has none either, and the newline
+// jig put before it is its own: [i, j) holds it.
 func (b Block) Find(data []byte) (i, j int, ok bool) {
 	i = bytes.Index(data, []byte(b.begin()))
 	if i < 0 || (i > 0 && data[i-1] != '\n') {
 		return 0, 0, false
 	}
-	end := bytes.Index(data[i:], []byte(b.end()))
-	if end < 0 {
+	if end := bytes.Index(data[i:], []byte(b.end())); end >= 0 {
+		return i, i + end + len(b.end()), true
+	}
+	bare := strings.TrimSuffix(b.end(), "\n")
+	if !bytes.HasSuffix(data, []byte(bare)) || len(data)-len(bare) < i+len(b.begin()) {
 		return 0, 0, false
 	}
-	return i, i + end + len(b.end()), true
+	return max(i-1, 0), len(data), true
+}
+
+// lines are the block's own lines, as Find found it.
+func (b Block) lines(block []byte) string {
+	text := strings.TrimPrefix(string(block), "\n")
+	text = strings.TrimPrefix(text, b.begin())
+	return strings.TrimSuffix(strings.TrimSuffix(text, "\n"), strings.TrimSuffix(b.end(), "\n"))
+}
+
+// around is the block's text where it goes: after a line that has no
+// newline, a newline first; at the end of a file that has no final
+// newline, none at its end either, so the file still has none.
+func (b Block) around(text string, head, tail []byte) string {
+	want := b.begin() + text + b.end()
+	if len(head) > 0 && !bytes.HasSuffix(head, []byte("\n")) {
+		want = "\n" + want
+		if len(tail) == 0 {
+			want = strings.TrimSuffix(want, "\n")
+		}
+	}
+	return want
 }
 
 // Place is where a new block goes in a config, or ok false when the config
@@ -96,9 +123,12 @@ func (b Block) Write(text string, place Place, noPlace string) (Edit, error) {
 		old = []byte(b.Fresh)
 	}
 	edit := Edit{File: c.Target, Change: Added}
-	want := b.begin() + text + b.end()
 	var updated []byte
 	if i, j, ok := b.Find(old); ok {
+		want := b.begin() + text + b.end()
+		if j == len(old) && !bytes.HasSuffix(old, []byte("\n")) && i > 0 {
+			want = "\n" + strings.TrimSuffix(want, "\n") // still no final newline
+		}
 		if string(old[i:j]) == want {
 			edit.Change = Unchanged
 			return edit, nil
@@ -111,10 +141,7 @@ func (b Block) Write(text string, place Place, noPlace string) (Edit, error) {
 			return Edit{}, &NoPlaceError{File: c.Target, Want: noPlace, Lines: string(bytes.TrimSpace([]byte(text)))}
 		}
 		head := old[:at]
-		if len(head) > 0 && !bytes.HasSuffix(head, []byte("\n")) {
-			want = "\n" + want
-		}
-		updated = append(append(append([]byte{}, head...), want...), old[at:]...)
+		updated = append(append(append([]byte{}, head...), b.around(text, head, old[at:])...), old[at:]...)
 	}
 	if err := c.Write(updated, 0o644); err != nil {
 		return Edit{}, err
@@ -137,7 +164,7 @@ func (b Block) Remove() (Edit, string, error) {
 		return edit, "", nil
 	}
 	edit.Change = Removed
-	lines := string(c.Data[i+len(b.begin()) : j-len(b.end())])
+	lines := b.lines(c.Data[i:j])
 	updated := append(append([]byte{}, c.Data[:i]...), c.Data[j:]...)
 	if string(updated) == b.Fresh && !c.Linked {
 		if err := c.Remove(); err != nil {

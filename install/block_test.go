@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -30,14 +31,24 @@ func TestBlockWriteReplaceRemove(t *testing.T) {
 	if err != nil || edit.Change != Added || edit.File != file {
 		t.Fatalf("first write: %+v, %v", edit, err)
 	}
-	want := user + "\n# jig install host: begin\nx = 1\n# jig install host: end\n"
+	// ...and the file still has no final newline
+	want := user + "\n# jig install host: begin\nx = 1\n# jig install host: end"
 	if got := readString(t, file); got != want {
 		t.Fatalf("after the first write:\n%s\nwant:\n%s", got, want)
 	}
 	if edit, err := b.Write("x = 1\n", AtEnd, ""); err != nil || edit.Change != Unchanged {
 		t.Fatalf("second write: %+v, %v", edit, err)
 	}
-	if err := os.WriteFile(file, []byte(want+"c = 3\n"), 0o640); err != nil {
+	if edit, err := b.Write("x = 2\n", AtEnd, ""); err != nil || edit.Change != Updated || readString(t, file) != strings.Replace(want, "x = 1", "x = 2", 1) {
+		t.Fatalf("a variant at the end: %+v, %v:\n%q", edit, err, readString(t, file))
+	}
+	if edit, lines, err := b.Remove(); err != nil || edit.Change != Removed || lines != "x = 2\n" || readString(t, file) != user {
+		t.Fatalf("removed, the file is as it was byte for byte: %+v %q %v:\n%q", edit, lines, err, readString(t, file))
+	}
+	if _, err := b.Write("x = 1\n", AtEnd, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(want+"\nc = 3\n"), 0o640); err != nil {
 		t.Fatal(err)
 	}
 	if edit, err := b.Write("x = 1\ny = 2\n", AtEnd, ""); err != nil || edit.Change != Updated {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Tmux is `jig install tmux`: the lines that show the focused pane's agent
@@ -55,7 +56,7 @@ func (t Tmux) Write() (Edit, error) {
 }
 
 // tmuxSet is a tmux.conf line that sets a global option.
-var tmuxSet = regexp.MustCompile(`(?m)^\s*set(?:-option)? -g (\S+)`)
+var tmuxSet = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*set(?:-option)? -g (\S+)`) })
 
 // Uninstall takes jig's lines out of the config. A running tmux keeps the
 // options they set until they are reset: Reload resets each and reads the
@@ -68,7 +69,7 @@ func (t Tmux) Uninstall() (Edit, error) {
 		return edit, err
 	}
 	var steps []string
-	for _, m := range tmuxSet.FindAllStringSubmatch(lines, -1) {
+	for _, m := range tmuxSet().FindAllStringSubmatch(lines, -1) {
 		steps = append(steps, "set -gu "+m[1])
 	}
 	if len(edit.Deleted) == 0 {

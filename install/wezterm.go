@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/google/renameio/v2"
 )
@@ -68,10 +69,10 @@ func (w WezTerm) Lines() (Lines, error) {
 }
 
 // finalReturn is the `return config` that ends a wezterm.lua.
-var finalReturn = regexp.MustCompile(`(?m)^return\b.*\s*\z`)
+var finalReturn = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^return\b.*\s*\z`) })
 
 func beforeReturn(old []byte) (int, bool) {
-	loc := finalReturn.FindIndex(old)
+	loc := finalReturn().FindIndex(old)
 	if loc == nil {
 		return 0, false
 	}

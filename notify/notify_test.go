@@ -263,7 +263,7 @@ func TestNotifierSays(t *testing.T) {
 	if err := (&Notifier{Via: ViaTmux, Program: filepath.Join(bin, "tmux"), Pane: "%3"}).Run(ev); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := read("tmux"), "display-message\n-t\n%3\njig: sh##op?[2J: Bash waits for approval\n"; got != want {
+	if got, want := read("tmux"), "display-message\n-p\n-t\n%3\n#{pane_tty}\ndisplay-message\n-d\n0\n-t\n%3\njig: sh##op?[2J: Bash waits for approval\n"; got != want {
 		t.Errorf("tmux got %q, want %q", got, want)
 	}
 	for via, want := range map[string]string{
@@ -323,6 +323,61 @@ func TestNotifierInRealTmux(t *testing.T) {
 			break
 		} else if time.Now().After(deadline) {
 			t.Fatalf("tmux's message line %q", last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Inside a private tmux, a wait in a pane of another window rings that
+// pane's bell: tmux marks its window (window_bell_flag, ! in the window
+// list) until it is visited. The message stays until a key is pressed, even
+// with display-time at 1 ms.
+func TestNotifierRingsTheWaitingPanesBell(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is missing: run .ci/provision")
+		}
+		t.Skip("tmux is missing (.ci/provision installs it)")
+	}
+	tmp := t.TempDir()
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMUX_TMPDIR=" + tmp, "TERM=xterm-256color", "LANG=C.UTF-8"}
+	inner, outer := testsrc.NewTmux(t, "inner", env), testsrc.NewTmux(t, "outer", env)
+	watch := inner.Run("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "100", "-y", "5", "-P", "-F", "#{pane_id}", "exec sleep 600")
+	agent := inner.Run("new-window", "-d", "-t", "main", "-n", "agent", "-P", "-F", "#{pane_id}", "exec sleep 600")
+	inner.Run("set", "-g", "display-time", "1")
+	socket := inner.Run("display", "-p", "#{socket_path}")
+	outerPane := outer.Run("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "5", "-P", "-F", "#{pane_id}",
+		"env -u TMUX tmux -L "+inner.Socket+" attach -t main")
+	deadline := time.Now().Add(20 * time.Second)
+	for inner.Run("list-clients", "-F", "#{client_name}") == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("no client attached to the inner tmux")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Setenv("TMUX", socket+",1,0")
+	t.Setenv("TMUX_TMPDIR", tmp)
+	n := NewNotifier(getenv(map[string]string{"PATH": "/usr/bin:/bin", "TMUX": socket + ",1,0", "TMUX_PANE": watch}))
+	s := &status.Status{CWD: "/w/shop", Attention: ask("Bash", t0),
+		Terminals: []status.TerminalID{{From: "TMUX_PANE", ID: agent, Instance: socket}}}
+	if err := n.Run(Event{Attention, s}); err != nil {
+		t.Fatal(err)
+	}
+	for inner.Run("display", "-p", "-t", agent, "#{window_bell_flag}") != "1" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent's window has no bell: %s", inner.Run("list-windows", "-F", "#{window_name} #{window_flags}"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if flags := inner.Run("list-windows", "-F", "#{window_name}#{window_flags}"); !strings.Contains(flags, "agent!") {
+		t.Errorf("the window list does not mark the agent's window: %q", flags)
+	}
+	for {
+		rows := strings.Split(outer.Run("capture-pane", "-p", "-t", outerPane), "\n")
+		if last := rows[len(rows)-1]; strings.Contains(last, "jig: shop: Bash waits for approval") {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the message is not kept: %q", last)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -8,10 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"jig/render"
 	"jig/status"
+	"jig/terminal"
 )
 
 // Timeout bounds one notification: a notifier that hangs must not stop the
@@ -41,7 +43,7 @@ func (x *Exec) Run(ev Event) error {
 // How a Notifier says an event.
 const (
 	ViaNotifySend = "notify-send" // the desktop's notifier
-	ViaTmux       = "tmux"        // tmux display-message, inside tmux
+	ViaTmux       = "tmux"        // inside tmux: the waiting pane's bell and a message kept until a key
 	ViaOSC9       = "osc9"        // the terminal's own notification: ESC ] 9 ; text BEL
 	ViaOSC777     = "osc777"      // ESC ] 777 ; notify ; title ; text BEL (urxvt, foot)
 )
@@ -51,12 +53,15 @@ type Notifier struct {
 	Via     string
 	Program string    // notify-send or tmux, absolute
 	Pane    string    // tmux: the pane whose clients show the message ($TMUX_PANE)
+	Socket  string    // tmux: the server's socket ($TMUX's first part)
 	TTY     io.Writer // OSC: the terminal watch runs in
 }
 
 // NewNotifier picks the way: notify-send where there is one (on PATH, with
 // a desktop session to show it: a D-Bus session bus, X or Wayland), inside
-// tmux (TMUX) tmux display-message, else the terminal's own notification
+// tmux (TMUX) the bell of the session's pane, which tmux keeps as ! on its
+// window till it is visited, and a message kept until a key is pressed,
+// else the terminal's own notification
 // (written to TTY, which the caller sets: Terminal): OSC 777 for the terminals that take that one (urxvt,
 // foot), else OSC 9 (WezTerm, iTerm2, kitty, Windows Terminal, Ghostty).
 func NewNotifier(getenv func(string) string) *Notifier {
@@ -66,7 +71,8 @@ func NewNotifier(getenv func(string) string) *Notifier {
 	}
 	if getenv("TMUX") != "" {
 		if p := lookPath(getenv("PATH"), "tmux"); p != "" {
-			return &Notifier{Via: ViaTmux, Program: p, Pane: getenv("TMUX_PANE")}
+			socket, _, _ := strings.Cut(getenv("TMUX"), ",")
+			return &Notifier{Via: ViaTmux, Program: p, Pane: getenv("TMUX_PANE"), Socket: socket}
 		}
 	}
 	term := getenv("TERM")
@@ -110,7 +116,8 @@ func (n *Notifier) Run(ev Event) error {
 	case ViaNotifySend:
 		return n.run(n.Program, "--app-name=jig", "--", "jig", line)
 	case ViaTmux:
-		args := []string{"display-message"}
+		n.bell(n.sessionPane(ev.Status))               // a mark that stays; the message is the words
+		args := []string{"display-message", "-d", "0"} // until a key is pressed
 		if n.Pane != "" {
 			args = append(args, "-t", n.Pane)
 		}
@@ -122,6 +129,44 @@ func (n *Notifier) Run(ev Event) error {
 	}
 	_, err := fmt.Fprintf(n.TTY, "\x1b]9;jig: %s\a", line)
 	return err
+}
+
+// sessionPane is the session's pane on this tmux server, else the watch's
+// own.
+func (n *Notifier) sessionPane(s *status.Status) string {
+	if s != nil {
+		for _, t := range s.Terminals {
+			if t.From == terminal.Tmux && (t.Instance == "" || t.Instance == n.Socket) {
+				return t.ID
+			}
+		}
+	}
+	return n.Pane
+}
+
+// bell rings pane's bell: a BEL written to its terminal, which tmux marks
+// on the pane's window (window_bell_flag, ! in the window list) until the
+// window is visited. A pane that is gone, or a tty that will not take it
+// at once, rings nothing.
+func (n *Notifier) bell(pane string) {
+	if pane == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, n.Program, "display-message", "-p", "-t", pane, "#{pane_tty}").Output()
+	tty := strings.TrimSpace(string(out))
+	if err != nil || !strings.HasPrefix(tty, "/dev/") {
+		return
+	}
+	f, err := os.OpenFile(tty, os.O_WRONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		f.Write([]byte("\a"))
+	}
 }
 
 func (n *Notifier) run(program string, args ...string) error {

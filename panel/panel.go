@@ -268,5 +268,5 @@ func Fit(line string, width int) string {
 	if width <= 0 {
 		return line
 	}
-	return render.Truncate(line, width)
+	return render.TruncateANSI(line, width)
 }

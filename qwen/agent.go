@@ -32,15 +32,11 @@ const ID = "qwen-code"
 
 // runHook is one event of `jig qwen hook`.
 func runHook(c peer.Call) ([]byte, error) {
-	data, err := hook.ReadStdin(c.Stdin)
-	if err != nil {
-		return nil, err
-	}
 	dir, err := c.Dir()
 	if err != nil {
 		return nil, err
 	}
-	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(data)
+	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(c.Stdin)
 }
 
 // SettingsPath is Qwen Code's user settings, which `jig install qwen`

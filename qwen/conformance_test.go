@@ -1,6 +1,7 @@
 package qwen_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -48,11 +49,7 @@ var qwenHarness = hooktest.Harness{
 		return data
 	},
 	Hook: func(h *hook.Hooks, stdin []byte) ([]byte, error) {
-		in, err := qwen.ParseInput(stdin)
-		if err != nil {
-			return nil, err
-		}
-		return (&qwen.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Hook(in)
+		return (&qwen.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Stdin(bytes.NewReader(stdin))
 	},
 	Denied: func(t testing.TB, out []byte) string {
 		t.Helper()

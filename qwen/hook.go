@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -124,18 +125,18 @@ func (h *Hooks) Hook(in *Input) ([]byte, error) {
 	return kit.Run(h.agent(in), in.event())
 }
 
-// Stdin handles one event from the hook's stdin: Hook of what
+// Stdin handles one event read from r (hook.Hooks.Stdin): Hook of what
 // ParseInput makes of it. Bad input is refused whole (status.ErrBadInput):
-// more than a status file holds, or not Qwen's JSON.
-func (h *Hooks) Stdin(data []byte) ([]byte, error) {
-	if len(data) > status.MaxFileSize {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: larger than %d bytes", status.MaxFileSize))
-	}
-	in, err := ParseInput(data)
-	if err != nil {
-		return nil, status.Mark(status.ErrBadInput, fmt.Errorf("stdin: %v", err))
-	}
-	return h.Hook(in)
+// more than a status file holds, or not Qwen's JSON; but a PreToolUse is
+// decided even when it is too large to record, and refused when it cannot
+// be read. The call's id is the model's (tool_call_id), as in event.
+func (h *Hooks) Stdin(r io.Reader) ([]byte, error) {
+	kit := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	return kit.Stdin(r, hook.Reading{PreTool: "PreToolUse", CallIDs: []string{"tool_call_id", "tool_use_id"}, Head: h.agent(&Input{}),
+		Parse: func(data []byte) (func() ([]byte, error), error) {
+			in, err := ParseInput(data)
+			return func() ([]byte, error) { return h.Hook(in) }, err
+		}})
 }
 
 // agent is Qwen on the hook kit for one event.

@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/metrics"
+	"runtime"
 	"time"
 )
 
@@ -81,17 +81,11 @@ func (r *run) err() error {
 	return nil
 }
 
-// heapMetric is the memory live and not yet collected objects take, read
-// without stopping the world.
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
 // watchHeap cancels the run when the heap grows by more than limit, until
 // ctx ends. gojq checks the run's context at every step, and the template
 // ticks, so growth such as [range(1e9)] stops within a few milliseconds.
 func watchHeap(ctx context.Context, limit uint64, cancel context.CancelCauseFunc) {
-	sample := []metrics.Sample{{Name: heapMetric}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
+	base := heapInUse()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -100,12 +94,21 @@ func watchHeap(ctx context.Context, limit uint64, cancel context.CancelCauseFunc
 			return
 		case <-tick.C:
 		}
-		metrics.Read(sample)
-		if now := sample[0].Value.Uint64(); now > base && now-base > limit {
+		if now := heapInUse(); now > base && now-base > limit {
 			cancel(&BoundError{fmt.Sprintf("stopped at %s of memory", mib(limit))})
 			return
 		}
 	}
+}
+
+// heapInUse is the memory live and not yet collected objects take. It
+// stops the world for microseconds, a few times a run; runtime/metrics
+// would not, but its package init costs every jig process a tenth of a
+// millisecond, runs with --jq or not.
+func heapInUse() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
 
 // capped is a buffer that takes at most max bytes; a write past them calls

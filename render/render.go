@@ -6,6 +6,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -93,36 +94,60 @@ func Summary(w io.Writer, s *status.Status, now time.Time) {
 }
 
 // Table is the sessions as aligned columns for a terminal, one line each,
-// fitted in width cells (0: no limit). live says which to mark as gone (nil: all are live).
+// fitted in width cells (0: no limit): the state's glyph (◐ waits for you),
+// the id as short as tells them apart, the agent, and what waits. live says
+// which to mark as gone (nil: all are live).
 func Table(w io.Writer, list []*status.Status, live func(*status.Status) bool, now time.Time, width int) {
 	tw := NewColumns(w)
 	tw.Fit(width, tableNarrowing...)
-	fmt.Fprintln(tw, "SESSION\tSTATE\tTERMINAL\tMODEL\tCTX\tCOST\tUPDATED\tCWD")
-	for _, s := range list {
-		state := s.State
-		if live != nil && !live(s) {
-			state = "gone"
+	fmt.Fprintln(tw, " \tSESSION\tAGENT\tSTATE\tTERMINAL\tMODEL\tCTX\tCOST\tUPDATED\tCWD")
+	ids := make([]string, len(list))
+	for i, s := range list {
+		ids[i] = s.Session
+	}
+	short := ShortIDs(ids)
+	for i, s := range list {
+		glyph, state := StateGlyph(s), s.State
+		if s.Attention != nil {
+			state = "asks: " + attentionWord(s.Attention)
+			if s.Attention.Kind != status.AttentionPermission {
+				state = attentionWord(s.Attention)
+			}
 		}
-		term := "-"
+		if live != nil && !live(s) {
+			glyph, state = "×", "gone"
+		}
+		term, model, agent := "-", cmp.Or(ShortModel(s.Model), "-"), cmp.Or(s.Agent, "-")
 		if s.Terminal != nil {
 			term = *s.Terminal
 		}
-		model := ShortModel(s.Model)
-		if model == "" {
-			model = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s ago\t%s\n",
-			Clean(s.Session), Clean(state), Clean(term), Clean(model), Percent(s.Context.Percent),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s ago\t%s\n",
+			glyph, Clean(short[i]), Clean(agent), Clean(state), Clean(term), Clean(model), Percent(s.Context.Percent),
 			Money(s.Usage.Cost), Duration(now.Sub(s.UpdatedAt)), Clean(s.CWD))
 	}
 	tw.Flush()
 }
 
+// ShortIDs are the ids each cut to its first 8 characters, as git shortens
+// a hash, or to as many more as tell it from the others.
+func ShortIDs(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		n := 8
+		for j, other := range ids {
+			for j != i && other != id && n < len(id) && strings.HasPrefix(other, head(id, n)) {
+				n++
+			}
+		}
+		out[i] = head(id, n)
+	}
+	return out
+}
+
 // tableNarrowing is what a narrow terminal takes from Table first: the
-// session id shrinks to its first 8 characters, then the cwd to its end.
+// start of the cwd (its end, the project, stays).
 var tableNarrowing = []Narrowing{
-	{Column: 0, Cut: func(id string, _ int) string { return ShortID(id) }},
-	{Column: 7, Cut: TruncateLeft},
+	{Column: 9, Cut: TruncateLeft},
 }
 
 // Clean makes a value from a status file or a transcript safe to print on

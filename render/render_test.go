@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +108,26 @@ func TestTemplateSeesCleanedStatus(t *testing.T) {
 	}
 	if s.CWD != "/src/\x1b]52;c;eHg=\x07shop" || *s.Terminal != "t7\x1b[2J" {
 		t.Errorf("the status itself was changed: %q %q", s.CWD, *s.Terminal)
+	}
+}
+
+func TestShortIDsTellTheSessionsApart(t *testing.T) {
+	got := ShortIDs([]string{"01a228e5-aaaa", "01a228e5-bbbb", "0190abcd-cccc", "tiny"})
+	want := []string{"01a228e5-a", "01a228e5-b", "0190abcd", "tiny"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("short ids %q, want %q", got, want)
+	}
+}
+
+func TestTableShowsTheWaitTheAgentAndAShortID(t *testing.T) {
+	var b strings.Builder
+	busy := &status.Status{Session: "0190a7c2-aaaa", Agent: "claude-code", State: status.Busy,
+		Attention: &status.Attention{Kind: status.AttentionPermission, Tool: "Bash"}}
+	idle := &status.Status{Session: "0190a7c2-bbbb", Agent: "pi", State: status.Idle}
+	Table(&b, []*status.Status{busy, idle}, nil, time.Now(), 0)
+	lines := strings.Split(b.String(), "\n")
+	if !regexp.MustCompile(`^◐  0190a7c2-a +claude-code +asks: Bash `).MatchString(lines[1]) ||
+		!regexp.MustCompile(`^○  0190a7c2-b +pi +idle `).MatchString(lines[2]) {
+		t.Errorf("table:\n%s", b.String())
 	}
 }

@@ -92,8 +92,22 @@ func Pad(s string, n int) string {
 // breaking tmux #[…] styles and ANSI escape sequences, counting tmux's "##"
 // as the one '#' it shows. When it cuts it ends with "…" and a reset of each kind of
 // style it passed, so nothing leaks into the rest of the bar.
-func TruncateStyled(s string, n int) string {
-	if styledWidth(s) <= n {
+func TruncateStyled(s string, n int) string { return truncateStyled(s, n, nextToken) }
+
+// TruncateANSI cuts a line of text and ANSI escape sequences (a
+// full-screen view in colour) to n cells, as TruncateStyled does, taking
+// '#' as the character it is.
+func TruncateANSI(s string, n int) string {
+	return truncateStyled(s, n, func(s string) (string, int, int) {
+		if strings.HasPrefix(s, "#") {
+			return s[:1], 1, tokenText
+		}
+		return nextToken(s)
+	})
+}
+
+func truncateStyled(s string, n int, nextToken func(string) (string, int, int)) string {
+	if widthBy(s, nextToken) <= n {
 		return s
 	}
 	var b strings.Builder
@@ -122,7 +136,10 @@ func TruncateStyled(s string, n int) string {
 	return b.String()
 }
 
-func styledWidth(s string) int {
+func styledWidth(s string) int { return widthBy(s, nextToken) }
+
+// widthBy is the cells s takes, split into tokens by next.
+func widthBy(s string, nextToken func(string) (string, int, int)) int {
 	w := 0
 	for s != "" {
 		tok, tw, _ := nextToken(s)

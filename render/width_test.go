@@ -242,3 +242,16 @@ func TestPresetEmojiFits(t *testing.T) {
 		t.Errorf("w=12: got %q, want %q", out.String(), want)
 	}
 }
+
+func TestTruncateANSIKeepsEscapesAndHashes(t *testing.T) {
+	line := "\x1b[1;33m› ◐ shop ## 12s\x1b[0m"
+	if got := TruncateANSI(line, 40); got != line {
+		t.Errorf("a line that fits is kept whole: %q", got)
+	}
+	if got := TruncateANSI(line, 9); got != "\x1b[1;33m› ◐ shop…\x1b[0m" {
+		t.Errorf("cut: %q", got)
+	}
+	if got := TruncateANSI("a##b", 3); got != "a#…" {
+		t.Errorf("'#' is one cell each: %q", got)
+	}
+}

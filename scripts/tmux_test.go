@@ -178,6 +178,20 @@ func TestTmuxStatusLine(t *testing.T) {
 	if got := inner.Run("display", "-p", "-t", "main", "#{pane_id}"); got != paneA {
 		t.Errorf("tmux says %s has the focus, want %s", got, paneA)
 	}
+
+	// An agent waiting in another window, in a pane that is not even that
+	// window's active one, shows ◐ on the window's tab.
+	waits := filepath.Join(tmp, "waits.json")
+	os.WriteFile(waits, []byte(`{"state":"busy","attention":{"kind":"question"}}`), 0o600)
+	inner.Run("new-window", "-d", "-t", "main", "-n", "far", "exec sleep 600")
+	inner.Run("split-window", "-d", "-t", "main:far", paneCmd("sess-far", "waits.json"))
+	poll(t, "the other window's tab shows the wait", func() string {
+		status, _ := screen()
+		if i := strings.Index(status, ":far"); i < 0 || !strings.Contains(status[i:], "◐") {
+			return fmt.Sprintf("status line %q", status)
+		}
+		return ""
+	})
 }
 
 // The plugin, run as TPM runs it (the repository root's jig.tmux), puts
@@ -255,10 +269,11 @@ func TestTmuxPluginFile(t *testing.T) {
 
 	s = start("glyph", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-window-glyph on\nset -g @jig-rate-limits on\n"+
 		"set -g window-status-format '#I:#W'\nrun-shell '%s'\n", jig, plugin))
-	poll(t, "@jig-window-glyph puts the glyph after each window's name", func() string {
+	windowJob := "#('" + jig + "'" + ` session for-terminal #{P:#{pane_id} }--preset glyph)`
+	poll(t, "@jig-window-glyph puts the window's glyph after each window's name", func() string {
 		for option, want := range map[string]string{
-			"window-status-format":         "#I:#W" + glyphJob,
-			"window-status-current-format": "#I:#W#{?window_flags,#{window_flags}, }" + glyphJob,
+			"window-status-format":         "#I:#W" + windowJob,
+			"window-status-current-format": "#I:#W#{?window_flags,#{window_flags}, }" + windowJob,
 			"status-right":                 "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --rate-limits --max-width 40)`,
 		} {
 			if got := s.Run("show-options", "-gv", option); !strings.HasPrefix(got, want) {
@@ -267,6 +282,10 @@ func TestTmuxPluginFile(t *testing.T) {
 		}
 		return ""
 	})
+	s.Run("run-shell", plugin)
+	if got := s.Run("show-options", "-gv", "window-status-format"); got != "#I:#W"+windowJob {
+		t.Errorf("run again, window-status-format %q", got)
+	}
 
 	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.state}} & more'\n"+
 		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
@@ -378,7 +397,10 @@ func TestTmuxWindowGlyph(t *testing.T) {
 		return fmt.Sprintf("jig session write --session %s --pid $$ < %s/%s && exec sleep 600", session, tmp, file)
 	}
 	inner, outer := testsrc.NewTmux(t, "inner", env), testsrc.NewTmux(t, "outer", env)
-	inner.Run("-f", conf, "new-session", "-d", "-s", "main", "-n", "waits", "-x", "100", "-y", "6", paneCmd("sess-w", "waits.json"))
+	// The waiting agent is not in its window's active pane: the window's tab
+	// shows it all the same (#{jig_window} asks about every pane).
+	inner.Run("-f", conf, "new-session", "-d", "-s", "main", "-n", "waits", "-x", "100", "-y", "6", "exec sleep 600")
+	inner.Run("split-window", "-d", "-t", "main:waits", paneCmd("sess-w", "waits.json"))
 	inner.Run("new-window", "-d", "-t", "main", "-n", "busy", paneCmd("sess-b", "busy.json"))
 	inner.Run("new-window", "-d", "-t", "main", "-n", "shell", "exec sleep 600")
 	outerPane := outer.Run("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "6", "-P", "-F", "#{pane_id}",
@@ -395,7 +417,7 @@ func TestTmuxWindowGlyph(t *testing.T) {
 		return ""
 	})
 	// The wait is over: the glyph is the busy one.
-	clear := exec.Command(jig, "session", "write", "--session", "sess-w", "--pid", inner.Run("display", "-p", "-t", "main:waits", "#{pane_pid}"))
+	clear := exec.Command(jig, "session", "write", "--session", "sess-w", "--pid", inner.Run("display", "-p", "-t", "main:waits.1", "#{pane_pid}"))
 	clear.Env = env
 	clear.Stdin = strings.NewReader(`{"attention":null}`)
 	if out, err := clear.CombinedOutput(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"jig/board"
@@ -23,7 +24,8 @@ import (
 //go:embed web
 var web embed.FS
 
-var page = template.Must(template.ParseFS(web, "web/page.html"))
+// page is parsed at first use, not at the start of every jig command.
+var page = sync.OnceValue(func() *template.Template { return template.Must(template.ParseFS(web, "web/page.html")) })
 
 // Handler is every route, behind the guard.
 func (s *Server) Handler() http.Handler {
@@ -50,7 +52,7 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) page(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var buf bytes.Buffer
-		err := page.Execute(&buf, map[string]any{"Kind": kind, "CSRF": s.csrf(), "ReadOnly": s.opt.ReadOnly})
+		err := page().Execute(&buf, map[string]any{"Kind": kind, "CSRF": s.csrf(), "ReadOnly": s.opt.ReadOnly})
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return

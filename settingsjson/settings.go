@@ -55,8 +55,11 @@ func Parse(data []byte, d Dialect) (*File, error) {
 		return nil, err
 	}
 	v, err := hujson.Parse(data)
-	if err != nil || trailingComma(&v) {
+	if err != nil {
 		return nil, errNotObject
+	}
+	if trailingComma(&v) { // JSON.parse refuses it, comments stripped or not
+		return nil, errors.New("a trailing comma: not JSON")
 	}
 	root, ok := v.Value.(*hujson.Object)
 	if !ok {
@@ -165,6 +168,9 @@ func (f *File) layout(last *hujson.Value, outer string) (before hujson.Extra, in
 		return hujson.Extra("\n" + outer + f.unit), outer + f.unit, false
 	}
 	if in, ok := lineIndent(last.BeforeExtra); ok {
+		if len(bytes.TrimSpace(last.BeforeExtra)) > 0 { // a comment of the user's is theirs, not a layout
+			return hujson.Extra("\n" + in), in, false
+		}
 		return append(hujson.Extra(nil), last.BeforeExtra...), in, false
 	}
 	return hujson.Extra(" "), outer, true

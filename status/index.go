@@ -252,14 +252,24 @@ func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, er
 				continue
 			}
 		} else {
-			var h Head
-			if json.Unmarshal(data, &h) != nil || h.Schema != float64(Schema) {
+			// the fields that pick it, read off its lines; the rest is only
+			// checked to be JSON, since it is passed on as it is
+			h, err := headOf(data)
+			if err != nil || !validJSON(data) {
 				continue
 			}
 			s = h.Status()
 		}
 		if live.InTerminal(s, id) && live.Alive(s) {
 			found = append(found, candidate{s, data})
+		}
+	}
+	if len(found) > 1 && !whole {
+		for _, c := range found { // the order needs the times, at the file's end
+			json.Unmarshal(c.data, &struct {
+				StartedAt *time.Time `json:"startedAt"`
+				UpdatedAt *time.Time `json:"updatedAt"`
+			}{&c.s.StartedAt, &c.s.UpdatedAt})
 		}
 	}
 	sort.Slice(found, func(i, j int) bool { return newer(found[i].s, found[j].s) })

@@ -15,53 +15,77 @@ import (
 // values. This is how `jig session write` applies what the agent says live
 // over the previous file, and the live agent over the transcript.
 func Merge(base, patch []byte) ([]byte, error) {
-	var b, p map[string]any
+	var b, p map[string]json.RawMessage
 	if err := decodeObject(base, &b); err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
 	if err := decodeObject(patch, &p); err != nil {
 		return nil, err
 	}
-	return json.Marshal(mergeObjects(b, p))
+	merged, err := mergeObjects(b, p)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(merged)
 }
 
-func mergeObjects(base, patch map[string]any) map[string]any {
+// mergeObjects merges patch into base, key by key. A value stays as its
+// bytes unless both sides hold an object there: a status's outputs and
+// recent calls are never decoded, only the objects the patch names.
+func mergeObjects(base, patch map[string]json.RawMessage) (map[string]json.RawMessage, error) {
 	if base == nil {
-		base = map[string]any{}
+		base = map[string]json.RawMessage{}
 	}
 	for k, pv := range patch {
-		if po, ok := pv.(map[string]any); ok {
-			if bo, ok := base[k].(map[string]any); ok {
-				base[k] = mergeObjects(bo, po)
-				continue
+		if bv, ok := base[k]; ok && isObject(pv) && isObject(bv) {
+			var bo, po map[string]json.RawMessage
+			if err := json.Unmarshal(bv, &bo); err != nil {
+				return nil, fmt.Errorf("base: %w", err)
+			}
+			if err := json.Unmarshal(pv, &po); err != nil {
+				return nil, err
+			}
+			mo, err := mergeObjects(bo, po)
+			if err != nil {
+				return nil, err
+			}
+			if pv, err = json.Marshal(mo); err != nil {
+				return nil, err
 			}
 		}
 		base[k] = pv
 	}
-	return base
+	return base, nil
 }
 
-// decodeObject reads one JSON object (an empty input is an empty object).
-func decodeObject(data []byte, into *map[string]any) error {
+func isObject(v json.RawMessage) bool {
+	v = bytes.TrimLeft(v, " \t\r\n")
+	return len(v) > 0 && v[0] == '{'
+}
+
+// decodeObject reads one JSON object (an empty input is an empty object),
+// its values left as their bytes.
+func decodeObject(data []byte, into *map[string]json.RawMessage) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		*into = map[string]any{}
+		*into = map[string]json.RawMessage{}
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	var err error
+	if isObject(data) {
+		err = dec.Decode(into)
+	} else {
+		err = dec.Decode(new(any)) // to say what is wrong, as for an object
+	}
+	switch {
+	case err != nil:
 		return fmt.Errorf("not JSON: %w", err)
-	}
-	if dec.More() {
+	case dec.More():
 		return fmt.Errorf("more than one JSON value")
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
+	case !isObject(data):
 		return fmt.Errorf("not a JSON object")
 	}
-	*into = obj
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package status
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -69,4 +70,64 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 		t.Fatal(err)
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// genericMerge is Merge as it was, over decoded values: the oracle that
+// FuzzMergeAsGeneric holds the byte-keeping Merge to.
+func genericMerge(base, patch []byte) (any, bool) {
+	decode := func(data []byte) (map[string]any, bool) {
+		var v any
+		if len(bytes.TrimSpace(data)) == 0 {
+			return map[string]any{}, true
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if dec.Decode(&v) != nil || dec.More() {
+			return nil, false
+		}
+		m, ok := v.(map[string]any)
+		return m, ok
+	}
+	var merge func(b, p map[string]any) map[string]any
+	merge = func(b, p map[string]any) map[string]any {
+		if b == nil {
+			b = map[string]any{}
+		}
+		for k, pv := range p {
+			po, pok := pv.(map[string]any)
+			bo, bok := b[k].(map[string]any)
+			if pok && bok {
+				pv = merge(bo, po)
+			}
+			b[k] = pv
+		}
+		return b
+	}
+	b, ok := decode(base)
+	p, pok := decode(patch)
+	if !ok || !pok {
+		return nil, false
+	}
+	return merge(b, p), true
+}
+
+func FuzzMergeAsGeneric(f *testing.F) {
+	base := `{"state":"idle","model":{"provider":"a","id":"m1"},"context":{"tokens":10,"detail":{"a":1}},"outputs":[{"path":"x"}]}`
+	for _, p := range []string{``, `{}`, `{"state":"busy","context":{"tokens":20,"detail":{"b":2}}}`, `{"outputs":[],"model":null}`,
+		`{"model":"m"}`, `{"new":{"a":{"b":1}}}`, `{"a":1,"a":2}`, `[1]`, `{"state":`, `{} x`, "{\"s\":\"\xff<&>\"}"} {
+		f.Add([]byte(base), []byte(p))
+	}
+	f.Fuzz(func(t *testing.T, base, patch []byte) {
+		want, ok := genericMerge(base, patch)
+		got, err := Merge(base, patch)
+		if (err == nil) != ok {
+			t.Fatalf("Merge(%q, %q): %v, the generic merge ok %v", base, patch, err, ok)
+		}
+		if err != nil {
+			return
+		}
+		var g any
+		if err := json.Unmarshal(got, &g); err != nil || !reflect.DeepEqual(g, want) {
+			t.Fatalf("Merge(%q, %q) = %s (%v), the generic merge %v", base, patch, got, err, want)
+		}
+	})
 }

@@ -26,6 +26,9 @@ type Target struct {
 	// terminal the one live session on this machine is meant, and none
 	// found is ErrNotFound.
 	Live bool
+	// OrTerminal: a Session no file has is taken as a terminal id (show's
+	// ID, as for-terminal takes it).
+	OrTerminal bool
 }
 
 // Resolve is the session t names. A named session's file that cannot be
@@ -38,7 +41,13 @@ func (d *Dir) Resolve(t Target, live Liveness) (*Status, error) {
 	}
 	switch {
 	case t.Session != "":
-		return d.named(t, live, missing)
+		s, err := d.named(t, live, missing)
+		if t.OrTerminal && errors.Is(err, missing) {
+			if found, terr := d.inTerminals([]string{t.Session}, live, missing); terr == nil {
+				return found, nil
+			}
+		}
+		return s, err
 	case t.Terminal != "":
 		return d.inTerminals([]string{t.Terminal}, live, missing)
 	case len(t.Here) == 0 && t.Live:

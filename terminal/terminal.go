@@ -121,3 +121,12 @@ func Innermost(ids []status.TerminalID) *status.TerminalID {
 	}
 	return &ids[0]
 }
+
+// HereUnless is ids, else this shell's innermost terminal's id; none
+// outside any terminal jig knows.
+func HereUnless(ids []string, getenv func(string) string) []string {
+	if here := Detect(getenv); len(ids) == 0 && len(here) > 0 {
+		return []string{here[0].ID}
+	}
+	return ids
+}

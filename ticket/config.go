@@ -46,6 +46,7 @@ type Config struct {
 	JiraSite    *Setting // e.g. https://acme.atlassian.net, no final slash
 	BoardHosts  []string // the machines `jig board` asks over ssh; only jig's own file says them
 	Files       []File   // every file looked at, most specific first
+	Skipped     []error  // entries left out of a file that was read (a bad board.hosts entry)
 }
 
 // Problems are the files refused, one error each.
@@ -56,7 +57,7 @@ func (c *Config) Problems() []error {
 			errs = append(errs, f.Err)
 		}
 	}
-	return errs
+	return append(errs, c.Skipped...)
 }
 
 // sections is what a configuration file (or Pi's "jig" key) holds. Other
@@ -72,8 +73,30 @@ type sections struct {
 		Site *string `json:"site"`
 	} `json:"jira"`
 	Board *struct {
-		Hosts []string `json:"hosts"`
+		Hosts []json.RawMessage `json:"hosts"` // each entry on its own: a bad one is left out, not the file
 	} `json:"board"`
+}
+
+// boardHosts are the good entries of board.hosts, and an error for each
+// bad one, by its place in the list.
+func (s *sections) boardHosts(path string) ([]string, []error) {
+	var hosts []string
+	var errs []error
+	for i, raw := range s.Board.Hosts {
+		var h string
+		err := json.Unmarshal(raw, &h)
+		if err != nil {
+			err = fmt.Errorf("want a string, not %s", status.Cut(string(raw)))
+		} else {
+			err = CheckHost(h)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: board.hosts[%d] left out: %w", path, i, err))
+			continue
+		}
+		hosts = append(hosts, h)
+	}
+	return hosts, errs
 }
 
 // ConfigPaths are the files LoadConfig reads, most specific first. cwd is
@@ -131,7 +154,9 @@ func LoadConfig(getenv func(string) string, cwd, agentDir string) *Config {
 		}
 		if s.Board != nil && f.Kind == KindJig {
 			// not a project's: a repository must not choose where jig connects
-			c.BoardHosts = s.Board.Hosts
+			var skipped []error
+			c.BoardHosts, skipped = s.boardHosts(f.Path)
+			c.Skipped = append(c.Skipped, skipped...)
 		}
 		if s.Jira != nil && s.Jira.Site != nil && c.JiraSite == nil {
 			c.JiraSite = &Setting{Value: strings.TrimRight(*s.Jira.Site, "/"), From: f.Path}
@@ -178,13 +203,6 @@ func (s *sections) check() error {
 	}
 	if s.Workflow != nil && s.Workflow.Dir != nil && *s.Workflow.Dir == "" {
 		return errors.New("workflow.dir is empty")
-	}
-	if s.Board != nil {
-		for _, h := range s.Board.Hosts {
-			if err := CheckHost(h); err != nil {
-				return fmt.Errorf("board.hosts: %w", err)
-			}
-		}
 	}
 	if s.Jira != nil && s.Jira.Site != nil {
 		site := *s.Jira.Site

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"jig/status"
 )
@@ -26,7 +27,7 @@ const maxFolderFile = 1 << 20
 
 // workflowName is a definition's name: a file name in workflow.dir, never
 // a path.
-var workflowName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+var workflowName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`) })
 
 // readTicket is the ticket of key: ticket.json's title and url when the
 // folder has one, else the Jira address; site "" for none.
@@ -107,7 +108,7 @@ func readWorkflow(folder, workflowDir string) (*status.Workflow, error) {
 	if w.Stages == nil {
 		w.Stages = []string{}
 		if ws.Name != "" && workflowDir != "" {
-			if !workflowName.MatchString(ws.Name) {
+			if !workflowName().MatchString(ws.Name) {
 				return w, fmt.Errorf("%s: name %q is not a workflow's file name", filepath.Join(folder, WorkflowFile), status.Cut(ws.Name))
 			}
 			var def struct {

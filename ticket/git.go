@@ -7,26 +7,29 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"jig/status"
 )
 
 // keyForm is a ticket key: a project's letters and a number (SHOP-142).
-var keyForm = regexp.MustCompile(`^[A-Z][A-Z0-9]+-[0-9]+$`)
+var keyForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]+-[0-9]+$`) })
 
 // keyInBranch finds a key in a branch name, between non-alphanumerics:
 // feature/SHOP-142-fix → SHOP-142.
-var keyInBranch = regexp.MustCompile(`(?:^|[^A-Za-z0-9])([A-Z][A-Z0-9]+-[0-9]+)(?:$|[^0-9])`)
+var keyInBranch = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9])([A-Z][A-Z0-9]+-[0-9]+)(?:$|[^0-9])`)
+})
 
 // maxKey bounds a key, so it always fits the status file's name limit.
 const maxKey = 64
 
 // ValidKey reports whether k is a ticket key.
-func ValidKey(k string) bool { return len(k) <= maxKey && keyForm.MatchString(k) }
+func ValidKey(k string) bool { return len(k) <= maxKey && keyForm().MatchString(k) }
 
 // KeyOfBranch is the key a branch name holds, "" when none.
 func KeyOfBranch(branch string) string {
-	m := keyInBranch.FindStringSubmatch(branch)
+	m := keyInBranch().FindStringSubmatch(branch)
 	if m == nil || len(m[1]) > maxKey {
 		return ""
 	}

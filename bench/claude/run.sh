@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 
 go build -o "$work/hello" ./bench/hello
 go build -o "$work/jig" ./cmd/jig
-tags=urfave_cli_no_docs,urfave_cli_no_suggest
+tags=urfave_cli_no_docs,netgo,urfave_cli_no_suggest
 go build -tags "$tags" -o "$work/jig-tags" ./cmd/jig
 
 # The hook's own work, in process (before HOME moves for the hooks).
@@ -60,6 +60,8 @@ equal to the file (no write), exit. The session has 200 tool calls and 200 outpu
 bytes. Budget: at most 3× a Go hello-world process. **Ratio: ${ratio[hook]} ($verdict budget).**
 
 $table
+
+$counted
 
 - Measured: $(date -u +%Y-%m-%dT%H:%MZ), a bash loop with \$EPOCHREALTIME, $rounds rounds of $runs
   interleaved runs per command; a ratio is the median over rounds of the command's median divided by hello's.

@@ -22,7 +22,7 @@ if [ -n "${JIG_PI_SESSIONS:-}" ]; then
 		ln -s "$f" "$sessions/"
 	done
 else
-	gunzip -c "$root/transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz" >"$sessions/pi-1.6.0-long.jsonl"
+	gunzip -c "$root/pi/transcript/testdata/recorded/pi-1.6.0-long.jsonl.gz" >"$sessions/pi-1.6.0-long.jsonl"
 fi
 (cd "$root" && go build -o "$tmp/tb" ./bench/transcript)
 "$tmp/tb" gen "$tmp/1MB.jsonl" 1048576 "$sessions"/*.jsonl
@@ -108,3 +108,21 @@ printf '`jig pi sessions --json` over 1 000 session files (%s MB in all, 20 cwd 
 printf 'session_info name; 5 runs): %s–%s s wall, %s MB peak RSS at most.\n' \
 	"$(echo "$runs" | head -n 1 | cut -d' ' -f1)" "$(echo "$runs" | tail -n 1 | cut -d' ' -f1)" \
 	"$(echo "$runs" | awk '{ if ($2 > m) m = $2 } END { printf "%.1f", m/1024 }')"
+
+# `jig pi show` of the 100 MB transcript, the whole process: wall time and
+# peak RSS (/usr/bin/time, 5 runs), its CPU time (perf stat, which a loaded
+# machine's waits for a core do not inflate) and the instructions of the
+# 10 MB show (callgrind), when there are perf and valgrind.
+echo
+shows=$(for i in 1 2 3 4 5; do timed "$tmp/jig" pi show "$tmp/100MB.jsonl"; done | sort -n)
+printf '`jig pi show` of the 100 MB transcript (5 runs): %s s wall (median), %s MB peak RSS at most' \
+	"$(echo "$shows" | sed -n 3p | cut -d' ' -f1)" "$(echo "$shows" | awk '{ if ($2 > m) m = $2 } END { printf "%.1f", m/1024 }')"
+if command -v perf >/dev/null; then
+	printf ', %s ms of CPU (perf stat, mean of 5)' \
+		"$(perf stat -r 5 -x, -e task-clock "$tmp/jig" pi show "$tmp/100MB.jsonl" 2>&1 >/dev/null | awk -F, '/task-clock/ {printf "%.0f", $1}')"
+fi
+if command -v valgrind >/dev/null; then
+	printf '; of the 10 MB one, %s instructions (callgrind)' \
+		"$(GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tmp/jig" pi show "$tmp/10MB.jsonl" 2>&1 >/dev/null | awk '/Collected/ {print $4}')"
+fi
+echo .

@@ -2,10 +2,7 @@ package main
 
 import (
 	"io"
-	"os"
-	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"jig/agents/peer"
@@ -48,11 +45,7 @@ func agentCommands(e *env) []*cli.Command {
 func hookCommand(e *env, a peer.Agent) *cli.Command {
 	return &cli.Command{Name: "hook", Usage: a.Hook.Usage, UsageText: a.Hook.UsageText, Before: noArgs,
 		Action: func(c *cli.Context) error {
-			stdin := e.stdin
-			if f, ok := stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-				stdin = strings.NewReader("") // no event typed at a terminal: bad input, as readStdin has it
-			}
-			out, err := a.Hook.Run(hookCall(e, stdin))
+			out, err := a.Hook.Run(hookCall(e, e.stdin)) // a terminal says nothing: the kit's Hooks.Stdin
 			return e.hookAnswer(c, out, err)
 		}}
 }

@@ -14,17 +14,22 @@ import (
 // run is jig's whole life: parse, act, map the error to an exit code. It
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
-	e.args = args
 	app := newApp(e)
+	args, err := cmdline.Prepare(app, args) // jig help CMD, what jig board sent over ssh
+	if err != nil {
+		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(err.Error()))
+		return exitUsage
+	}
+	e.args = args
 	if n := len(args); n > 1 && args[n-1] == cmdline.CompletionRequest {
 		for _, w := range cmdline.Complete(app, args[1:n-1], e.completionValues) {
-			fmt.Fprintln(e.stdout, render.Clean(w))
+			fmt.Fprintln(e.stdout, w) // cleaned, a description after a tab
 		}
 		return exitOK
 	}
-	args, err := cmdline.Normalize(app, args)
+	args, err = cmdline.Normalize(app, args)
 	if err == nil {
-		err = app.Run(args)
+		err = cmdline.Run(app, args)
 	}
 	if err == nil {
 		return exitOK
@@ -39,7 +44,7 @@ func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:                 "jig",
 		Usage:                "see and steer the coding agents running in your terminals",
-		UsageText:            "jig COMMAND [options] [arguments]\n\nexample: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
+		UsageText:            "jig COMMAND [options] [arguments]    (jig help COMMAND: its options)\n\nfirst: jig demo --live --agents 3, and in another pane jig board\nexample: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
 		Reader:               e.stdin,
 		Writer:               e.stdout,
 		ErrWriter:            e.stderr,

@@ -17,13 +17,13 @@ func boardCommand(e *env) *cli.Command {
 		Name:  "board",
 		Usage: "every live agent session, here and on other machines, attention first: jump to one, steer it",
 		UsageText: "jig board [--host HOST ...] [--once | --json | --jq EXPR] [--jump ID]\n\n" +
-			"On a terminal a full-screen view that redraws when a session's file changes:\n" +
-			"↑/↓ or j/k move, Enter jumps to the session's pane, t turns one of its tools off\n" +
-			"or on, r asks it to reload when idle, q quits. --once prints the rows and exits;\n" +
-			"--json (and --jq) print them as JSON. Other machines are asked over\n" +
+			"On a terminal a full-screen view (in colour unless NO_COLOR) that redraws when a session's\n" +
+			"file changes: ↑/↓ j/k move, n the next that waits, Enter jumps to its pane, t turns a tool\n" +
+			"off or on, r asks a reload when idle, / filters, ? the keys, q quits. --once prints the rows\n" +
+			"and exits; --json (and --jq) print them as JSON. Other machines are asked over\n" +
 			"${JIG_SSH:-ssh} with `jig session list --json`; a host slower than 2 s shows as such.\n\n" +
 			"example: jig board --host devbox --once\n" +
-			"example: jig board --jump 01a228e5",
+			"example: jig board --jump 7f3c    # the one session whose id starts with 7f3c",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "host", Usage: "ask `HOST` over ssh too (again for more; default: board.hosts in jig's configuration)"},
 			&cli.DurationFlag{Name: "host-timeout", Value: board.HostTimeout, Usage: "how long a host may take to answer before it shows as down"},
@@ -48,7 +48,7 @@ func boardCommand(e *env) *cli.Command {
 			asJSON := c.Bool("json") || c.IsSet("jq") || !e.stdoutTTY && !c.Bool("once")
 			if out, ok := stdoutFile(e.stdout); ok && e.stdoutTTY && !asJSON && !c.Bool("once") {
 				in, _ := e.stdin.(*os.File)
-				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now}
+				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now, Colour: e.getenv("NO_COLOR") == ""}
 				return l.Run(context.Background(), panel.Terminal{In: in, Out: out})
 			}
 			return b.Print(context.Background(), e.stdout, out, asJSON, columns(e.getenv, e.stdout), e.now())
@@ -64,7 +64,16 @@ func (e *env) board(c *cli.Context) (*board.Board, error) {
 	}
 	host, _ := e.hostname()
 	return board.New(dir, e.liveness(), host, c.StringSlice("host"), func() []string {
-		cwd, _ := os.Getwd()
-		return ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv)).BoardHosts
+		cfg := loadConfig(e.getenv)
+		for _, err := range cfg.Skipped {
+			e.warnf(c, "%v", err) // the other hosts are asked
+		}
+		return cfg.BoardHosts
 	}, board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")})
+}
+
+// loadConfig is jig's configuration as read from this folder.
+func loadConfig(getenv func(string) string) *ticket.Config {
+	cwd, _ := os.Getwd()
+	return ticket.LoadConfig(getenv, cwd, agentDir(getenv))
 }

@@ -1,9 +1,16 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"github.com/urfave/cli/v2"
 
-// commands lists jig's top-level commands; each lives in its own file.
-func commands(e *env) []*cli.Command {
+	"jig/cmdline"
+)
+
+// commands lists jig's top-level commands, each in its own file, under
+// the headings of `jig --help` (cmdline.Headings).
+func commands(e *env) []*cli.Command { return cmdline.Grouped(allCommands(e)) }
+
+func allCommands(e *env) []*cli.Command {
 	list := []*cli.Command{
 		terminalCommand(e),
 		sessionCommand(e),

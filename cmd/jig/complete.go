@@ -8,7 +8,7 @@ import (
 // completionValues reads the values of this state dir and terminal, for
 // cmdline.Complete.
 func (e *env) completionValues() completion.Values {
-	v := completion.Values{Live: e.liveness()}
+	v := completion.Values{Live: e.liveness(), Hosts: func() []string { return loadConfig(e.getenv).BoardHosts }}
 	if dir, err := e.stateDir(); err == nil {
 		v.Dir = dir
 	}

@@ -2,14 +2,12 @@ package main
 
 import (
 	"errors"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"jig/pi"
 	"jig/render"
 	"jig/status"
-	"jig/ticket"
 )
 
 // configCommand prints the configuration the ticket and workflow are read
@@ -27,8 +25,7 @@ func configCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			cwd, _ := os.Getwd()
-			cfg := ticket.LoadConfig(e.getenv, cwd, agentDir(e.getenv))
+			cfg := loadConfig(e.getenv)
 			if e.stdoutTTY {
 				render.Config(e.stdout, cfg)
 			} else {

@@ -58,6 +58,9 @@ func configAction(e *env, host func(c *cli.Context) configHost, words hostWords)
 		if err := noArgs(c); err != nil {
 			return err
 		}
+		if c.Bool("write") && c.Bool("uninstall") {
+			return usageError(c, "--write and --uninstall do opposite things: give one")
+		}
 		h := host(c)
 		switch {
 		case c.Bool("uninstall"):

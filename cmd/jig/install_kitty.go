@@ -31,15 +31,6 @@ func installKittyCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "uninstall", Usage: "remove the lines and the watcher file"},
 			&cli.StringFlag{Name: "config", Usage: "the kitty.conf `FILE`"},
 		},
-		Before: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			if c.Bool("write") && c.Bool("uninstall") {
-				return usageError(c, "--write and --uninstall do opposite things: give one")
-			}
-			return nil
-		},
 		Action: configAction(e, func(c *cli.Context) configHost {
 			return install.Kitty{Getenv: e.getenv, Config: c.String("config")}
 		}, hostWords{

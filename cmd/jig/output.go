@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -39,8 +40,9 @@ func presetFlags() []cli.Flag {
 // printer is how the command prints: its output flags laid over what the
 // command itself decides in o (Summary, Lines).
 func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) {
-	o.JSON, o.JQ, o.Format, o.Preset, o.Shell = c.Bool("json"), given(c, "jq"), given(c, "format"), given(c, "preset"), given(c, "shell")
-	if c.IsSet("max-width") {
+	set := c.LocalFlagNames() // once: IsSet of a flag not given runs a regexp over every flag's names
+	o.JSON, o.JQ, o.Format, o.Preset, o.Shell = c.Bool("json"), given(c, set, "jq"), given(c, set, "format"), given(c, set, "preset"), given(c, set, "shell")
+	if slices.Contains(set, "max-width") {
 		n := c.Int("max-width")
 		o.MaxWidth = &n
 	}
@@ -53,9 +55,9 @@ func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) 
 	return render.NewPrinter(o)
 }
 
-// given is a string flag's value, nil when it was not given.
-func given(c *cli.Context, name string) *string {
-	if !c.IsSet(name) {
+// given is a string flag's value, nil when it is not among the flags set.
+func given(c *cli.Context, set []string, name string) *string {
+	if !slices.Contains(set, name) {
 		return nil
 	}
 	v := c.String(name)

@@ -10,8 +10,9 @@ import (
 func sessionShowCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "show",
-		Usage: "print a session's status, by id or the one running in this terminal",
-		UsageText: "jig session show [ID] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
+		Usage: "print a session's status, by id, by terminal id, or the one running in this terminal",
+		UsageText: "jig session show [ID | TERMINAL] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
+			"ID is a session id, else a terminal id as for-terminal takes it (%3, t7).\n" +
 			"Without ID, the live session in the terminal this shell runs in (see jig terminal).\n" +
 			"Output as for for-terminal. Exit 1 when there is no such session.\n\n" +
 			"example: jig session show 0190a --format '{{.state}} {{percent .context.percent}}'",
@@ -25,7 +26,7 @@ func sessionShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			_, s, err := e.resolve(status.Target{Session: id}, "a session ID")
+			_, s, err := e.resolve(status.Target{Session: id, OrTerminal: true}, "a session ID")
 			if err != nil {
 				return err
 			}

@@ -34,8 +34,9 @@ func sessionWatchCommand(e *env) *cli.Command {
 			"wait for you (attention), went idle, went busy, or ended; once each, never for a write\n" +
 			"that changed none of them. --exec runs CMD (/bin/sh) with JIG_SESSION, JIG_TERMINAL,\n" +
 			"JIG_AGENT, JIG_STATE, JIG_ATTENTION, JIG_TOOL and JIG_PROJECT in its environment;\n" +
-			"--notify says it through notify-send, inside tmux its message, else the terminal's own\n" +
-			"notification (OSC 9/777). Without --exec and --notify it prints one line for each (the\n" +
+			"--notify: notify-send with a desktop (D-Bus, X, Wayland); in tmux the session's pane's bell\n" +
+			"(tmux keeps ! on its window) and a message up until a key; else the terminal's own (OSC 777\n" +
+			"in urxvt and foot, else OSC 9). Without --exec and --notify it prints one line for each (the\n" +
 			"status with --json, --jq or --format). --all watches every session until Ctrl-C.\n\n" +
 			"example: jig session watch --terminal %3 --json | jq --unbuffered -r .state\n" +
 			"example: jig session watch --all --on attention --notify",

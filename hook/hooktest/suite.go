@@ -139,6 +139,14 @@ func (s *session) run(ev Event) (string, error) {
 	return s.h.Denied(s.t, out), err
 }
 
+// runMangled runs a PreToolUse whose stdin mangle changed: its refusal
+// reason ("" when allowed).
+func (s *session) runMangled(ev Event, mangle func([]byte) []byte) (string, error) {
+	ev.Session, ev.CWD, ev.Transcript = s.id, "/work/suite", s.transcript
+	out, err := s.h.Hook(s.hooks(os.Getpid()), mangle(s.h.Stdin(ev)))
+	return s.h.Denied(s.t, out), err
+}
+
 // must runs an event that must succeed.
 func (s *session) must(ev Event) string {
 	s.t.Helper()
@@ -187,6 +195,7 @@ func Run(t *testing.T, h Harness) {
 		{"ResumeKeepsSwitches", resumeKeepsSwitches},
 		{"NoValues", noValues},
 		{"GCAfterKill", gcAfterKill},
+		{"HugeOrGarbled", hugeOrGarbled},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.check(t, h) })
 	}
@@ -476,5 +485,49 @@ func gcAfterKill(t *testing.T, h Harness) {
 	w.session("suite-next").must(Event{Kind: hook.Start})
 	if _, err := w.dir.Read(killed.id); err == nil {
 		t.Error("the killed agent's file stayed after the next start")
+	}
+}
+
+// hugeOrGarbled: a PreToolUse whose arguments are larger than a status
+// file (5 MiB, a Write of a big file) is still decided: refused when its
+// tool is switched off, allowed when not. One that cannot be read (not
+// JSON, cut short, small or huge) is refused, its tool switched off or not:
+// jig cannot tell which call it is (fail closed).
+func hugeOrGarbled(t *testing.T, h Harness) {
+	s := newWorld(t, h).session("suite-huge")
+	s.must(Event{Kind: hook.Prompt})
+	s.send(off(h.Switch))
+	s.must(Event{Kind: hook.Prompt})
+	huge := map[string]any{"file_path": "/work/suite/big.txt", "content": strings.Repeat("SUITE-HUGE ", 5<<20/11+1)}
+	same := func(stdin []byte) []byte {
+		if len(stdin) <= status.MaxFileSize {
+			t.Fatalf("the stdin is %d bytes, not larger than a status file", len(stdin))
+		}
+		return stdin
+	}
+	s.h.Call(t, s.transcript, "call_huge1", h.Tool)
+	if r, _ := s.runMangled(Event{Kind: hook.PreTool, Tool: h.Tool, CallID: "call_huge1", Input: huge}, same); !strings.Contains(r, "tool "+h.Switch+" is switched off") {
+		t.Errorf("5 MiB of arguments, %s switched off: %q", h.Switch, r)
+	}
+	s.h.Call(t, s.transcript, "call_huge2", h.Other)
+	if r, err := s.runMangled(Event{Kind: hook.PreTool, Tool: h.Other, CallID: "call_huge2", Input: huge}, same); r != "" || err != nil {
+		t.Errorf("5 MiB of arguments, %s not switched off: reason %q, error %v", h.Other, r, err)
+	}
+	const marker = `"SUITE-GARBLE"`
+	garbled := map[string]any{"command": "SUITE-GARBLE", "content": huge["content"]}
+	for name, mangle := range map[string]func([]byte) []byte{
+		"not JSON":        func(b []byte) []byte { return bytes.Replace(b, []byte(marker), []byte("SUITE-GARBLE"), 1) },
+		"cut short":       func(b []byte) []byte { return b[:bytes.Index(b, []byte(marker))+4] },
+		"huge, not JSON":  func(b []byte) []byte { return bytes.Replace(same(b), []byte(marker), []byte("SUITE-GARBLE"), 1) },
+		"huge, cut short": func(b []byte) []byte { return same(b)[:len(b)-8] },
+	} {
+		input := map[string]any{"command": "SUITE-GARBLE"}
+		if strings.HasPrefix(name, "huge") {
+			input = garbled
+		}
+		s.h.Call(t, s.transcript, "call_garbled", h.Other)
+		if r, _ := s.runMangled(Event{Kind: hook.PreTool, Tool: h.Other, CallID: "call_garbled", Input: input}, mangle); !strings.Contains(r, "cannot read") {
+			t.Errorf("%s: a PreToolUse of %s: %q, want it refused", name, h.Other, r)
+		}
 	}
 }

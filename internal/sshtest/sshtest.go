@@ -37,6 +37,15 @@ func (s *Server) SSHCommand() string { return "ssh -F " + s.Config }
 // privilege separation needs it), the test is Missing.
 func Start(t testing.TB, host string, env ...string) *Server {
 	t.Helper()
+	return StartShell(t, host, "", env...)
+}
+
+// StartShell is Start with shell as the user's login shell in sshd's eyes
+// (what runs each command sent), "" for the user's own: sshd runs in a
+// mount namespace of its own that sees a copy of /etc/passwd saying so, so
+// nothing outside the test changes. Without unshare, the test is Missing.
+func StartShell(t testing.TB, host, shell string, env ...string) *Server {
+	t.Helper()
 	sshd, err := exec.LookPath("sshd")
 	if err != nil {
 		sshd = "/usr/sbin/sshd"
@@ -106,16 +115,20 @@ PermitUserEnvironment no
   ConnectTimeout 2
 `, host, port, u.Username, clientKey))
 	s := &Server{Host: host, Config: clientConfig, Port: port, dir: dir, t: t}
-	s.start(sshd, sshdConfig)
+	argv := []string{sshd, "-D", "-e", "-f", sshdConfig}
+	if shell != "" {
+		argv = loginShell(t, dir, u.Username, shell, argv)
+	}
+	s.start(argv)
 	t.Cleanup(s.Stop)
 	return s
 }
 
 // start runs sshd in the foreground of its own process and waits until it
 // takes connections.
-func (s *Server) start(sshd, config string) {
+func (s *Server) start(argv []string) {
 	s.t.Helper()
-	s.cmd = exec.Command(sshd, "-D", "-e", "-f", config)
+	s.cmd = exec.Command(argv[0], argv[1:]...)
 	s.cmd.Stderr = &prefixed{t: s.t}
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatal(err)
@@ -143,6 +156,37 @@ func (s *Server) Stop() {
 	s.cmd.Process.Kill()
 	s.cmd.Wait()
 	s.cmd = nil
+}
+
+// loginShell is argv run where user's login shell is shell: in a mount
+// namespace whose /etc/passwd is a copy that says so.
+func loginShell(t testing.TB, dir, user, shell string, argv []string) []string {
+	t.Helper()
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		pitest.Missing(t, "no unshare (util-linux): no login shell of the test's own")
+	}
+	if _, err := exec.LookPath(shell); err != nil {
+		pitest.Missing(t, "no "+shell)
+	}
+	if err := exec.Command(unshare, "-m", "true").Run(); err != nil {
+		pitest.Missing(t, "unshare -m is not allowed here: "+err.Error())
+	}
+	data, err := os.ReadFile("/etc/passwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if f := strings.Split(l, ":"); len(f) == 7 && f[0] == user {
+			f[6] = shell
+			lines[i] = strings.Join(f, ":")
+		}
+	}
+	passwd := filepath.Join(dir, "passwd")
+	writeFile(t, passwd, strings.Join(lines, "\n"))
+	os.Chmod(passwd, 0o644)
+	return append([]string{unshare, "-m", "sh", "-c", `mount --bind "$0" /etc/passwd && exec "$@"`, passwd}, argv...)
 }
 
 func freePort(t testing.TB) int {

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"path/filepath"
 	"sync"
 	"time"
@@ -40,7 +41,21 @@ type Demo struct {
 	getenv  func(string) string
 	host    string
 	now     func() time.Time
+	live    *liveDemo // NewLiveDemos's: what its rounds do beside the recording
 }
+
+// liveDemo is what a live demo's session does that the recording does not,
+// so a board beside it has something to show: its bridge takes the
+// requests a reader files (every poll), and with asks its bash call waits
+// for the person (◐) until it ends.
+type liveDemo struct {
+	poll time.Duration
+	asks bool
+}
+
+// requestPoll is how often a live demo's bridge looks for a request, as the
+// Pi extension's does.
+var requestPoll = 2 * time.Second
 
 // NewDemo prepares the replay into dir, its transcript and project in root
 // (a private folder the caller removes), in the terminal getenv names.
@@ -77,14 +92,17 @@ var projects = []string{"project", "shop", "api", "docs", "infra", "web", "mobil
 var MaxAgents = len(projects)
 
 // NewLiveDemos prepares n replays of the recorded session to run at once
-// (LoopAll), each a session of its own: a fresh id (so two demos never share
-// one), its own project, and its own terminal: the first the shell's, the
-// others jig-demo-2, jig-demo-3, … as if Herdr had named them.
+// (LoopAll), each a session of its own: a fresh random id (no two share a
+// prefix, so a few characters name one), its own project, and its own
+// terminal: the first the shell's, the others jig-demo-2, jig-demo-3, … as
+// if Herdr had named them. Each takes the requests a reader files; the
+// second (the first when alone) waits for the person at each bash call.
 func NewLiveDemos(dir *status.Dir, root string, getenv func(string) string, host string, now func() time.Time, n int) ([]*Demo, error) {
 	if n < 1 || n > MaxAgents {
 		return nil, fmt.Errorf("%d agents: give 1 to %d", n, MaxAgents)
 	}
 	var demos []*Demo
+	firsts := mrand.Perm(16) // each id's first hex digit its own
 	for k := range n {
 		env := getenv
 		if k > 0 {
@@ -103,21 +121,24 @@ func NewLiveDemos(dir *status.Dir, root string, getenv func(string) string, host
 		if err != nil {
 			return nil, err
 		}
-		d.Session = freshID(d.Session)
+		d.Session = freshID(d.Session, firsts[k])
+		d.live = &liveDemo{poll: requestPoll, asks: k == min(1, n-1)}
 		demos = append(demos, d)
 	}
 	return demos, nil
 }
 
-// freshID is id with its last 12 hex digits random: the shape of the
-// recorded id, another session's.
-func freshID(id string) string {
-	if len(id) < 12 {
-		return id
-	}
-	var b [6]byte
+// freshID is a random id of the recorded id's shape (a UUID's), beginning
+// with hex digit first: another session's, which shares no prefix with the
+// others a live demo makes.
+func freshID(id string, first int) string {
+	var b [16]byte
 	rand.Read(b[:])
-	return id[:len(id)-12] + hex.EncodeToString(b[:])
+	h := fmt.Sprintf("%x", first) + hex.EncodeToString(b[:])[1:]
+	if len(id) != 36 {
+		return h
+	}
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // LoopAll runs every demo's Loop at once until pause, called before each
@@ -186,7 +207,7 @@ func (d *Demo) Once(pause func(gap time.Duration) error, each func(Step) error) 
 		return err
 	}
 	start, _ := time.Parse(time.RFC3339Nano, header.Timestamp)
-	p, err := startPi(d.Dir, d.getenv, d.host, d.File, lines[0], d.project, d.Session, start)
+	p, err := startPi(d.Dir, d.getenv, d.host, d.File, lines[0], d.project, d.Session, start, nil)
 	if err != nil {
 		return err
 	}
@@ -219,7 +240,7 @@ func (d *Demo) Loop(pause func() error, each func(Step) error) error {
 		id := roundID(d.Session, round)
 		lines[0] = bytes.Replace(lines[0], []byte(header.ID), []byte(id), 1)
 		p, err := startPi(d.Dir, d.getenv, d.host, filepath.Join(filepath.Dir(d.File), id+".jsonl"), lines[0], d.project,
-			id, d.now())
+			id, d.now(), d.live)
 		if err := errors.Join(err, end(last)); err != nil {
 			return errors.Join(err, end(p))
 		}
@@ -229,6 +250,11 @@ func (d *Demo) Loop(pause func() error, each func(Step) error) error {
 			if first {
 				first = false
 				return nil
+			}
+			for ; p.hold > 0; p.hold-- { // a wait for the person, held a while
+				if err := pause(); err != nil {
+					return err
+				}
 			}
 			return pause()
 		}, func(line []byte, recorded time.Time) ([]byte, time.Time) {

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"jig/request"
 	"jig/status"
 )
 
@@ -156,15 +159,15 @@ func TestLiveDemosAreSessionsOfTheirOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[int]map[string]string{} // agent → what its steps said
-	steps := 0
+	var steps atomic.Int64              // pause runs beside each, which LoopAll runs one at a time
 	stop := errors.New("enough")
 	err = LoopAll(demos, func() error {
-		if steps > 60 {
+		if steps.Load() > 60 {
 			return stop
 		}
 		return nil
 	}, func(k int, st Step) error {
-		steps++
+		steps.Add(1)
 		if seen[k] == nil {
 			seen[k] = map[string]string{}
 		}
@@ -188,5 +191,70 @@ func TestLiveDemosAreSessionsOfTheirOwn(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir.Path(status.SessionsDir)); len(entries) != 0 {
 		t.Errorf("files left after the stop: %v", entries)
+	}
+}
+
+// TestLiveDemosShowWhatTheBoardIsFor: beside a board, the live demo's
+// agents share no prefix of their ids, one waits for the person now and
+// then (its bash call, ◐, till the call ends), and a request a reader files
+// is taken and answered, as a Pi session with jig's extension does.
+func TestLiveDemosShowWhatTheBoardIsFor(t *testing.T) {
+	was := requestPoll
+	requestPoll = 50 * time.Millisecond
+	t.Cleanup(func() { requestPoll = was })
+	dir := &status.Dir{Root: t.TempDir()}
+	host, _ := os.Hostname()
+	demos, err := NewLiveDemos(dir, t.TempDir(), func(string) string { return "" }, host, time.Now, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range demos {
+		for _, b := range demos[i+1:] {
+			if a.Session[0] == b.Session[0] {
+				t.Errorf("%s and %s share a prefix", a.Session, b.Session)
+			}
+		}
+	}
+	stop := errors.New("enough")
+	var mu sync.Mutex // pause runs beside each, which LoopAll runs one at a time
+	var asked, answered bool
+	waits := map[int]bool{}
+	deadline := time.Now().Add(time.Minute)
+	err = LoopAll(demos, func() error {
+		mu.Lock()
+		done := asked && answered && waits[1]
+		mu.Unlock()
+		if done || time.Now().After(deadline) {
+			return stop
+		}
+		time.Sleep(5 * time.Millisecond)
+		return nil
+	}, func(k int, st Step) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if st.Status.Attention != nil {
+			waits[k] = waits[k] || st.Status.Attention.Kind == status.AttentionPermission && st.Status.Attention.Tool == "bash"
+		}
+		if k == 2 && !asked && st.Status.Tools.Total > 0 {
+			req := request.New(time.Now())
+			req.Tools = map[string]bool{"read": false}
+			if _, err := request.Send(dir, st.Status.Session, req); err != nil {
+				return err
+			}
+			asked = true
+		}
+		if on, ok := st.Status.Switches.Tools["read"]; k == 2 && st.Status.LastRequest != nil && st.Status.LastRequest.OK && ok && !on {
+			answered = true
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("LoopAll: %v", err)
+	}
+	if !waits[1] || waits[0] || waits[2] {
+		t.Errorf("the second agent alone waits at its bash call: %v", waits)
+	}
+	if !asked || !answered {
+		t.Errorf("the request was not taken and answered: asked %v answered %v", asked, answered)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"jig/pi/transcript"
@@ -38,8 +39,8 @@ var models = map[string]struct {
 // The transcript's times: each entry's ISO timestamp and a message's unix
 // milliseconds.
 var (
-	isoTime = regexp.MustCompile(`"timestamp":"([0-9T:.Z-]+)"`)
-	msTime  = regexp.MustCompile(`"timestamp":([0-9]{13})\b`)
+	isoTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"timestamp":"([0-9T:.Z-]+)"`) })
+	msTime  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"timestamp":([0-9]{13})\b`) })
 )
 
 // Lines is the recorded transcript made to have happened in project,
@@ -68,16 +69,17 @@ func Lines(project string, now time.Time) (*transcript.Header, [][]byte, error) 
 
 // shiftTimes moves every time in a transcript line by shift.
 func shiftTimes(l []byte, shift time.Duration) []byte {
-	l = isoTime.ReplaceAllFunc(l, func(m []byte) []byte {
-		t, err := time.Parse(time.RFC3339Nano, string(isoTime.FindSubmatch(m)[1]))
+	iso, ms := isoTime(), msTime()
+	l = iso.ReplaceAllFunc(l, func(m []byte) []byte {
+		t, err := time.Parse(time.RFC3339Nano, string(iso.FindSubmatch(m)[1]))
 		if err != nil {
 			return m
 		}
 		return []byte(`"timestamp":"` + t.Add(shift).UTC().Format("2006-01-02T15:04:05.000Z") + `"`)
 	})
-	return msTime.ReplaceAllFunc(l, func(m []byte) []byte {
-		ms, _ := strconv.ParseInt(string(msTime.FindSubmatch(m)[1]), 10, 64)
-		return []byte(`"timestamp":` + strconv.FormatInt(ms+shift.Milliseconds(), 10))
+	return ms.ReplaceAllFunc(l, func(m []byte) []byte {
+		n, _ := strconv.ParseInt(string(ms.FindSubmatch(m)[1]), 10, 64)
+		return []byte(`"timestamp":` + strconv.FormatInt(n+shift.Milliseconds(), 10))
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,6 +25,10 @@ const switchesEntry = "jig-session.switches"
 
 // fileTools are the tools whose path the extension sends (FILE_TOOLS).
 var fileTools = map[string]bool{"write": true, "edit": true}
+
+// askHold is how many entries' time a live demo's wait for the person
+// lasts, so a board beside it shows ◐ for a while.
+const askHold = 5
 
 // replyWait bounds how long the replay waits for a reply the bridge owes.
 const replyWait = 10 * time.Second
@@ -56,6 +61,14 @@ type pi struct {
 	thinking string
 	tools    []bridge.Tool  // every tool Pi has, in order
 	sections map[string]any // the system prompt's sections, as the system entries left them
+
+	// The live demo's: how often the bridge looks for a request (0: never,
+	// none is filed), whether its bash calls wait for the person (◐), and
+	// the switches to reload with once idle when a request asked for it.
+	poll   time.Duration
+	asks   bool
+	reload *status.Switches
+	hold   int // entries' worth of pauses the replay waits before the next: the person's time to see a wait
 }
 
 // reply is one line from the bridge.
@@ -108,11 +121,15 @@ type toolCall struct {
 
 // startPi starts the session: Pi writes the transcript's header (line)
 // and the extension starts a bridge.
-func startPi(dir *status.Dir, getenv func(string) string, host, file string, header []byte, cwd, session string, at time.Time) (*pi, error) {
+func startPi(dir *status.Dir, getenv func(string) string, host, file string, header []byte, cwd, session string, at time.Time,
+	live *liveDemo) (*pi, error) {
 	if err := os.WriteFile(file, append(header[:len(header):len(header)], '\n'), 0o600); err != nil {
 		return nil, err
 	}
 	p := &pi{dir: dir, getenv: getenv, host: host, session: session, file: file, cwd: cwd, sections: map[string]any{}}
+	if live != nil {
+		p.poll, p.asks = live.poll, live.asks
+	}
 	p.clock.Store(&at)
 	return p, p.connect(nil)
 }
@@ -128,9 +145,12 @@ func (p *pi) connect(kept *status.Switches) error {
 	outR, outW := io.Pipe()
 	p.in = inW
 	b, replies, done := p.b, p.replies, p.done
+	poll := p.poll
+	if poll == 0 {
+		poll = 24 * time.Hour // no request is filed in the replay: nothing to poll for
+	}
 	go func() {
-		// No request is filed in the replay: nothing to poll for.
-		p.runErr = b.Run(inR, outW, 24*time.Hour)
+		p.runErr = b.Run(inR, outW, poll)
 		outW.Close()
 		close(done)
 	}()
@@ -175,7 +195,7 @@ func (p *pi) step(line []byte, en *entry, at time.Time) error {
 		return err
 	}
 	if en.Type == "custom" && en.CustomType == switchesEntry {
-		return p.reload(en)
+		return p.reloadAs(en)
 	}
 	var err error
 	switch en.Type {
@@ -193,7 +213,15 @@ func (p *pi) step(line []byte, en *entry, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	return p.sync()
+	if err := p.sync(); err != nil || p.reload == nil || p.busy {
+		return err
+	}
+	kept := p.reload // a request asked to reload: Pi does once idle
+	p.reload = nil
+	if err := p.end(true); err != nil {
+		return err
+	}
+	return p.connect(kept)
 }
 
 // message is what the extension sends around a message entry.
@@ -226,6 +254,13 @@ func (p *pi) message(en *entry) error {
 			if !fileTools[c.Name] || !ok {
 				if err := p.send(bridge.Message{Type: "call", Call: call}); err != nil {
 					return err
+				}
+				if p.asks && c.Name == "bash" { // jig-core asks the person until the call ends: ◐
+					ask := &bridge.DecisionEvent{ID: c.ID, Tool: c.Name, Decision: "ask"}
+					if err := p.send(bridge.Message{Type: "decision", Decision: ask}); err != nil {
+						return err
+					}
+					p.hold = askHold
 				}
 				continue
 			}
@@ -270,25 +305,27 @@ func (p *pi) system(en *entry) {
 
 // skillBlock is a skill in the system prompt, as the extension finds it
 // (before_agent_start).
-var skillBlock = regexp.MustCompile(`\n?[ \t]*<skill>\s*<name>([^<]*)</name>[\s\S]*?</skill>`)
+var skillBlock = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\n?[ \t]*<skill>\s*<name>([^<]*)</name>[\s\S]*?</skill>`)
+})
 
 // skills is the skills the system prompt offers, each with its size.
 func (p *pi) skills() []bridge.Skill {
 	text, _ := p.sections["skills"].(string)
 	skills := []bridge.Skill{}
-	for _, m := range skillBlock.FindAllStringSubmatch(text, -1) {
+	for _, m := range skillBlock().FindAllStringSubmatch(text, -1) {
 		skills = append(skills, bridge.Skill{Name: m[1], Chars: int64(len(m[0]))})
 	}
 	return skills
 }
 
-// reload is a switches entry: Pi applied a reader's request and kept its
+// reloadAs is a switches entry: Pi applied a reader's request and kept its
 // switches in the session. The replay files no request (a real state dir
 // would keep the request folder's lock file); it has the bridge take the
 // switches as it does after Pi reloads, which the recorded session did
 // next: the bridge ends keeping the file, and a new one's hello carries the
 // switches the session kept.
-func (p *pi) reload(en *entry) error {
+func (p *pi) reloadAs(en *entry) error {
 	var kept status.Switches
 	if err := json.Unmarshal(en.Data, &kept); err != nil {
 		return fmt.Errorf("switches entry: %v", err)
@@ -392,6 +429,11 @@ func (p *pi) ask(m bridge.Message, want string) (reply, error) {
 			if r.Type == want {
 				return r, nil
 			}
+			if r.Type == "apply" { // a request a reader filed, in the live demo
+				if err := p.applyRequest(r); err != nil {
+					return reply{}, err
+				}
+			}
 			if r.Type == "notice" { // nobody waits for it: sync reports it
 				p.notices = append(p.notices, r.Message)
 			}
@@ -399,6 +441,23 @@ func (p *pi) ask(m bridge.Message, want string) (reply, error) {
 			return reply{}, fmt.Errorf("no %s from the bridge within %s", want, replyWait)
 		}
 	}
+}
+
+// applyRequest is the extension's apply of a request the bridge took: the
+// tools it asks made active, the inventory sent again, the bridge told it
+// is in force; a reload waits until Pi is idle (step).
+func (p *pi) applyRequest(r reply) error {
+	if r.Active != nil {
+		p.setActive(func(name string) bool { return slices.Contains(r.Active, name) })
+		if err := p.send(p.inventory(nil)); err != nil {
+			return err
+		}
+	}
+	if r.Reload {
+		kept := r.Switches
+		p.reload = &kept
+	}
+	return p.send(bridge.Message{Type: "applied", Applied: &bridge.Applied{ID: r.ID, Active: p.active()}})
 }
 
 // sync waits until the bridge has handled every line sent (it handles

@@ -132,3 +132,20 @@ func sortInts(a []int) {
 		}
 	}
 }
+
+// TestUTF16LenByWords holds utf16Len's words to units, byte by byte, over
+// every byte at every place of a word.
+func TestUTF16LenByWords(t *testing.T) {
+	for c := range 256 {
+		for at := range 17 {
+			raw := []byte(strings.Repeat("a", at) + string([]byte{byte(c)}) + "é😀" + strings.Repeat("b", 16-at))
+			want := 0
+			for _, b := range raw {
+				want += units(b)
+			}
+			if got := utf16Len(raw, -1); got != want-1 {
+				t.Fatalf("utf16Len(%q) = %d, want %d", raw, got, want-1)
+			}
+		}
+	}
+}

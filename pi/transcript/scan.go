@@ -118,19 +118,17 @@ func text(raw []byte, adj int) string {
 // one unit per UTF-8 sequence, two for four-byte ones, escapes adjusted by adj.
 func utf16Len(raw []byte, adj int) int {
 	n := 0
-	i := 0
-	for ; i+8 <= len(raw); i += 8 {
-		w := uint64(raw[i]) | uint64(raw[i+1])<<8 | uint64(raw[i+2])<<16 | uint64(raw[i+3])<<24 |
-			uint64(raw[i+4])<<32 | uint64(raw[i+5])<<40 | uint64(raw[i+6])<<48 | uint64(raw[i+7])<<56
-		if w&0x8080808080808080 == 0 {
+	for ; len(raw) >= 8; raw = raw[8:] {
+		// eight ASCII bytes at a time, in one load
+		if binary.LittleEndian.Uint64(raw)&highs == 0 {
 			n += 8
 			continue
 		}
-		for _, c := range raw[i : i+8] {
+		for _, c := range raw[:8] {
 			n += units(c)
 		}
 	}
-	for _, c := range raw[i:] {
+	for _, c := range raw {
 		n += units(c)
 	}
 	return n + adj

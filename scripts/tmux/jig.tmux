@@ -22,12 +22,13 @@
 #                     default, magenta, red: they read on tmux's default green
 #                     bar); read by tmux each time it draws, so they can
 #                     change at any time
-#   @jig-window-glyph "on": each window's agent as one glyph in the window
-#                     list (◐ waits for you, ● busy, ○ idle), via #{jig_glyph}
-#                     at the end of window-status-format and
-#                     window-status-current-format; a #{jig_glyph} you put
-#                     there yourself is filled in either way. #{pane_id}
-#                     there names each window's active pane.
+#   @jig-window-glyph "on": each window's agents as one glyph on its tab in
+#                     the window list (◐ when any of its panes waits for you,
+#                     else ● busy, ○ idle), via #{jig_window} at the end of
+#                     window-status-format and window-status-current-format,
+#                     so a wait in another window is seen. A #{jig_window} you
+#                     put there yourself is filled in either way; so is a
+#                     #{jig_glyph}, the glyph of the window's active pane only.
 #   @jig-pane-border  "on": each pane's own agent in its border, via
 #                     #{jig_status} in pane-border-format (default
 #                     ' #{pane_index} #{jig_status} ', at the top). tmux runs
@@ -57,6 +58,11 @@ job() {
 glyph_job() {
 	printf '#(%s session for-terminal "#{pane_id}" --preset glyph)' "$(quote "$jig")"
 }
+# window_job: the window's panes (#{P:…} loops over them; a pane id is one
+# shell word) in one call, which shows the most urgent of their agents.
+window_job() {
+	printf '#(%s session for-terminal #{P:#{pane_id} }--preset glyph)' "$(quote "$jig")"
+}
 
 # replace OLD NEW: the lines on stdin with every OLD turned into NEW
 # (index/substr, not gsub: a path or format may hold & or \).
@@ -68,18 +74,25 @@ replace() {
 }
 
 # tokens OPTION TOKEN: the option's value with the job an earlier run put
-# there (kept in @jig-job-OPTION) turned back into TOKEN (#{jig_status},
-# #{jig_glyph}), so running the plugin again (TPM's prefix I, a reloaded
-# tmux.conf) replaces jig's segment, with the options as they are now,
-# instead of adding another.
+# there for TOKEN (kept in @jig-job-OPTION, and for #{jig_window} in
+# @jig-job-OPTION-window) turned back into TOKEN (#{jig_status},
+# #{jig_glyph}, #{jig_window}), so running the plugin again (TPM's prefix I,
+# a reloaded tmux.conf) replaces jig's segment, with the options as they are
+# now, instead of adding another.
 tokens() {
 	value=$(opt "$1")
-	earlier=$(opt "@jig-job-$1")
+	earlier=$(opt "$(memory "$1" "$2")")
 	if [ -n "$earlier" ]; then
 		printf '%s\n' "$value" | replace "$earlier" "$2"
 	else
 		printf '%s\n' "$value"
 	fi
+}
+memory() {
+	case "$2" in
+	'#{jig_window}') printf '@jig-job-%s-window' "$1" ;;
+	*) printf '@jig-job-%s' "$1" ;;
+	esac
 }
 
 # interpolate OPTION WIDTH [TOKEN JOB]: every TOKEN (#{jig_status}) in the
@@ -90,7 +103,7 @@ interpolate() {
 	case "$value" in *"$tok"*) ;; *) return 1 ;; esac
 	seg=${4:-$(job "$2")}
 	tmux set-option -g "$1" "$(printf '%s\n' "$value" | replace "$tok" "$seg")"
-	tmux set-option -g "@jig-job-$1" "$seg"
+	tmux set-option -g "$(memory "$1" "$tok")" "$seg"
 }
 
 placed=0
@@ -116,11 +129,12 @@ fi
 
 for option in window-status-format window-status-current-format; do
 	if [ "$(opt @jig-window-glyph)" = on ]; then
-		case "$(tokens "$option" '#{jig_glyph}')" in
-		*'#{jig_glyph}'*) ;;
-		*) tmux set-option -g "$option" "$(opt "$option")#{jig_glyph}" ;;
+		case "$(tokens "$option" '#{jig_window}')$(tokens "$option" '#{jig_glyph}')" in
+		*'#{jig_window}'* | *'#{jig_glyph}'*) ;;
+		*) tmux set-option -g "$option" "$(opt "$option")#{jig_window}" ;;
 		esac
 	fi
+	interpolate "$option" 0 '#{jig_window}' "$(window_job)"
 	interpolate "$option" 0 '#{jig_glyph}' "$(glyph_job)"
 done
 exit 0
