@@ -35,6 +35,8 @@ async function messages(page) {
   // (launch gives the browser a fresh profile folder of its own, removed at close)
   try {
     const ctx = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    // the whole suite runs beside this page on 2 cores: wait long, never on a clock that passes
+    ctx.setDefaultTimeout(90000);
     await ctx.grantPermissions(["notifications"], { origin: cfg.base });
     // the browser's own Notification, each one it is asked for recorded (headless shows none)
     await ctx.addInitScript(() => {
