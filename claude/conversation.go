@@ -2,13 +2,10 @@ package claude
 
 import (
 	"encoding/json"
-	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"jig/serve/conversation"
-	"jig/status"
 )
 
 // Conversation reads Claude Code's transcripts for `jig serve`: the user's
@@ -42,39 +39,15 @@ type claudePart struct {
 
 // Read is one page; its Before is the offset where reading back stopped.
 func (Conversation) Read(path string, page conversation.Page) (*conversation.Messages, error) {
-	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	end := fi.Size()
-	if page.Before != "" {
-		n, err := strconv.ParseInt(page.Before, 10, 64)
-		if err != nil || n < 0 {
-			return nil, status.Mark(status.ErrBadInput, fmt.Errorf("page %q: not one this reader gave", page.Before))
-		}
-		end = min(n, end)
-	}
-	col := conversation.NewCollector(page)
-	before := ""
-	err = conversation.Backward(f, end, func(b []byte, off int64) bool {
+	return conversation.ReadBack(path, page, func(b []byte, col *conversation.Collector) {
 		var l claudeLine
 		if json.Unmarshal(b, &l) != nil || l.Message == nil || l.Sidechain || l.Meta {
-			return true
+			return
 		}
 		if l.Type == "user" || l.Type == "assistant" {
 			addClaude(col, &l)
 		}
-		if col.Full() {
-			before = strconv.FormatInt(off, 10)
-			return false
-		}
-		return true
 	})
-	if err != nil {
-		return nil, err
-	}
-	return col.Page(before), nil
 }
 
 // addClaude adds a message, or the tool results a user line carries.

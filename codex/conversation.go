@@ -2,13 +2,10 @@ package codex
 
 import (
 	"encoding/json"
-	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"jig/serve/conversation"
-	"jig/status"
 )
 
 // Conversation reads Codex's rollouts for `jig serve`: the user's and the
@@ -38,37 +35,12 @@ type rolloutItem struct {
 
 // Read is one page; its Before is the offset where reading back stopped.
 func (Conversation) Read(path string, page conversation.Page) (*conversation.Messages, error) {
-	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	end := fi.Size()
-	if page.Before != "" {
-		n, err := strconv.ParseInt(page.Before, 10, 64)
-		if err != nil || n < 0 {
-			return nil, status.Mark(status.ErrBadInput, fmt.Errorf("page %q: not one this reader gave", page.Before))
-		}
-		end = min(n, end)
-	}
-	col := conversation.NewCollector(page)
-	before := ""
-	err = conversation.Backward(f, end, func(b []byte, off int64) bool {
+	return conversation.ReadBack(path, page, func(b []byte, col *conversation.Collector) {
 		var it rolloutItem
-		if json.Unmarshal(b, &it) != nil || it.Type != "response_item" {
-			return true
+		if json.Unmarshal(b, &it) == nil && it.Type == "response_item" {
+			addItem(col, &it)
 		}
-		addItem(col, &it)
-		if col.Full() {
-			before = strconv.FormatInt(off, 10)
-			return false
-		}
-		return true
 	})
-	if err != nil {
-		return nil, err
-	}
-	return col.Page(before), nil
 }
 
 // addItem adds a message, a call (as an assistant message of its own, so

@@ -56,7 +56,7 @@ agents, panel < herdr/herdr1;
 herdr/herdr1, terminal < panel/follow;
 agents, render, terminal < notify;
 cmdline, panel, request, terminal < board;
-NONE < serve/conversation;
+status < serve/conversation;
 board, serve/conversation < serve;
 
 # What the command line knows of an agent (its commands and its page's

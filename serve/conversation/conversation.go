@@ -7,8 +7,12 @@ package conversation
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"strconv"
 	"time"
+
+	"jig/status"
 )
 
 // Limits of one page: a page shows a screenful of turns, and no message,
@@ -227,4 +231,37 @@ func (c *Collector) Page(before string) *Messages {
 		out.Messages = append(out.Messages, c.newest[i])
 	}
 	return out
+}
+
+// ReadBack is a page of a transcript whose page cursor is a byte offset
+// (Claude's, Codex's): the file read back from page.Before (its end when
+// ""), each complete line handed to add until the page is full.
+func ReadBack(path string, page Page, add func(line []byte, col *Collector)) (*Messages, error) {
+	f, fi, err := status.OpenFile(path, status.FollowLinks, status.AnySize)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	end := fi.Size()
+	if page.Before != "" {
+		n, err := strconv.ParseInt(page.Before, 10, 64)
+		if err != nil || n < 0 {
+			return nil, status.Mark(status.ErrBadInput, fmt.Errorf("page %q: not one this reader gave", page.Before))
+		}
+		end = min(n, end)
+	}
+	col := NewCollector(page)
+	before := ""
+	err = Backward(f, end, func(b []byte, off int64) bool {
+		add(b, col)
+		if col.Full() {
+			before = strconv.FormatInt(off, 10)
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return col.Page(before), nil
 }
