@@ -1,8 +1,12 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"io"
+
+	"jig/status"
 )
 
 // chunk is what one read of Lines takes at most, unless a line needs more.
@@ -80,4 +84,36 @@ func Lines(f io.ReaderAt, offset, size int64, buf []byte, limit int,
 		buf = nil // do not keep a huge line's buffer
 	}
 	return offset, buf[:0], nil
+}
+
+// ErrLineTooLong: a line longer than a status file is no line an agent's
+// plugin or extension sends its bridge.
+var ErrLineTooLong = fmt.Errorf("bridge: a line longer than %d bytes: skipped", status.MaxFileSize)
+
+// ReadLine reads one line without its "\n". A line longer than limit bytes
+// is read to its end but not kept (ErrLineTooLong), so the next call
+// starts at the line after it. io.EOF once nothing is left.
+func ReadLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	n := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if n <= limit+1 {
+			line = append(line, chunk...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && n > 0: // the last line, without "\n"
+		case err != nil:
+			return nil, err
+		default:
+			n-- // the "\n"
+		}
+		if n > limit {
+			return nil, ErrLineTooLong
+		}
+		return line[:n], nil
+	}
 }

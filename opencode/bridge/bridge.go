@@ -24,6 +24,7 @@ import (
 	"jig/opencode"
 	"jig/request"
 	"jig/status"
+	floor "jig/transcript"
 	"jig/writer"
 )
 
@@ -165,8 +166,8 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 	go func() {
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
-			data, err := readLine(r, status.MaxFileSize)
-			if err != nil && !errors.Is(err, errLineTooLong) {
+			data, err := floor.ReadLine(r, status.MaxFileSize)
+			if err != nil && !errors.Is(err, floor.ErrLineTooLong) {
 				close(lines)
 				return
 			}
@@ -190,36 +191,6 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 		case <-tick.C:
 			b.CheckRequests()
 		}
-	}
-}
-
-// errLineTooLong: a line longer than a status file is no line the plugin sends.
-var errLineTooLong = fmt.Errorf("bridge: a line longer than %d bytes: skipped", status.MaxFileSize)
-
-// readLine reads one line without its "\n"; a line over limit is read to
-// its end and dropped (errLineTooLong).
-func readLine(r *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	n := 0
-	for {
-		chunk, err := r.ReadSlice('\n')
-		n += len(chunk)
-		if n <= limit+1 {
-			line = append(line, chunk...)
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == io.EOF && n > 0:
-		case err != nil:
-			return nil, err
-		default:
-			n--
-		}
-		if n > limit {
-			return nil, errLineTooLong
-		}
-		return line[:n], nil
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"jig/request"
 	"jig/status"
 	base "jig/transcript"
+	floor "jig/transcript"
 	"jig/writer"
 )
 
@@ -249,8 +250,8 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 	go func() {
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
-			data, err := readLine(r, status.MaxFileSize)
-			if err != nil && !errors.Is(err, errLineTooLong) {
+			data, err := floor.ReadLine(r, status.MaxFileSize)
+			if err != nil && !errors.Is(err, floor.ErrLineTooLong) {
 				if err == io.EOF {
 					err = nil
 				}
@@ -299,38 +300,6 @@ func (b *Bridge) Run(in io.Reader, out io.Writer, poll time.Duration) error {
 type inLine struct {
 	data []byte
 	err  error
-}
-
-// errLineTooLong: a line longer than the status file it would describe is
-// no message the extension sends.
-var errLineTooLong = fmt.Errorf("bridge: a line longer than %d bytes: skipped", status.MaxFileSize)
-
-// readLine reads one line without its "\n". A line longer than limit bytes
-// is read to its end but not kept (errLineTooLong), so the next call
-// starts at the line after it. io.EOF once nothing is left.
-func readLine(r *bufio.Reader, limit int) ([]byte, error) {
-	var line []byte
-	n := 0
-	for {
-		chunk, err := r.ReadSlice('\n')
-		n += len(chunk)
-		if n <= limit+1 {
-			line = append(line, chunk...)
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == io.EOF && n > 0: // the last line, without "\n"
-		case err != nil:
-			return nil, err
-		default:
-			n-- // the "\n"
-		}
-		if n > limit {
-			return nil, errLineTooLong
-		}
-		return line[:n], nil
-	}
 }
 
 // Handle takes one line from the extension and writes the file if its

@@ -19,6 +19,7 @@ import (
 	"jig/pi/transcript"
 	"jig/request"
 	"jig/status"
+	floor "jig/transcript"
 )
 
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
@@ -566,11 +567,11 @@ func TestReadLine(t *testing.T) {
 	r := bufio.NewReaderSize(strings.NewReader(in), 16)
 	var got []string
 	for {
-		line, err := readLine(r, limit)
+		line, err := floor.ReadLine(r, limit)
 		if err == io.EOF {
 			break
 		}
-		if errors.Is(err, errLineTooLong) {
+		if errors.Is(err, floor.ErrLineTooLong) {
 			line = []byte("(too long)")
 		} else if err != nil {
 			t.Fatal(err)
