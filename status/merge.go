@@ -66,8 +66,7 @@ func isObject(v json.RawMessage) bool {
 // decodeObject reads one JSON object (an empty input is an empty object),
 // its values left as their bytes.
 func decodeObject(data []byte, into *map[string]json.RawMessage) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
+	if len(bytes.TrimSpace(data)) == 0 { // only spaces: nothing said; else the decoder says what is JSON (a \f is not)
 		*into = map[string]json.RawMessage{}
 		return nil
 	}
