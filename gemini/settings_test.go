@@ -127,7 +127,7 @@ func emptyEvent(file string) bool {
 	}
 	var top map[string]json.RawMessage
 	json.Unmarshal(std, &top)
-	if h, ok := top["hooks"]; len(top) == 0 || ok && (string(h) == "null" || string(h) == "{}") {
+	if h, ok := top["hooks"]; len(top) == 0 || ok && emptyObject(h) {
 		return true
 	}
 	json.Unmarshal(std, &v)
@@ -143,6 +143,13 @@ func emptyEvent(file string) bool {
 		}
 	}
 	return false
+}
+
+// emptyObject reports whether raw is null or an object with no keys, in
+// whatever spacing the file had ({ } is as empty as {}).
+func emptyObject(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && len(m) == 0
 }
 
 // FuzzInstall: whatever settings.json holds, install either refuses it or
