@@ -40,15 +40,7 @@ func Build(prev *status.Status, derived *transcript.Derived, live []byte) (*stat
 		applyTranscript(s, derived)
 	}
 	beforeLive := *s
-	base, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	merged, err := status.Merge(base, live)
-	if err != nil {
-		return nil, err
-	}
-	out, err := status.Decode(merged)
+	out, err := layLive(s, live)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +62,24 @@ func Build(prev *status.Status, derived *transcript.Derived, live []byte) (*stat
 		out.Schema = status.Schema
 	}
 	return out, nil
+}
+
+// layLive is s with live laid over it (status.Merge), as a status of its
+// own: a copy when live says only what s says already (a hook of an event
+// that changes nothing: no encode, merge and decode).
+func layLive(s *status.Status, live []byte) (*status.Status, error) {
+	if status.Restates(s, live) {
+		return s.Clone(), nil
+	}
+	base, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := status.Merge(base, live)
+	if err != nil {
+		return nil, err
+	}
+	return status.Decode(merged)
 }
 
 // applyTranscript sets what the transcript knows over prev.

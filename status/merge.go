@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -61,6 +62,68 @@ func mergeObjects(base, patch map[string]json.RawMessage) (map[string]json.RawMe
 func isObject(v json.RawMessage) bool {
 	v = bytes.TrimLeft(v, " \t\r\n")
 	return len(v) > 0 && v[0] == '{'
+}
+
+// Restates reports whether patch, laid over s by Merge, would leave s as
+// it is: every key it names is a field of s whose JSON holds the same
+// value (objects compared key by key, as Merge merges them). A key s has
+// no field for, or a patch Merge refuses, restates nothing.
+func Restates(s *Status, patch []byte) bool {
+	var p map[string]json.RawMessage
+	if decodeObject(patch, &p) != nil {
+		return false
+	}
+	fields := statusFields()
+	v := reflect.ValueOf(s).Elem()
+	for k, pv := range p {
+		i, ok := fields[k]
+		if !ok {
+			return false
+		}
+		bv, err := json.Marshal(v.Field(i).Interface())
+		if err != nil || !restated(bv, pv) {
+			return false
+		}
+	}
+	return true
+}
+
+// statusFields is each Status field's index by its JSON name.
+var statusFields = sync.OnceValue(func() map[string]int {
+	t := reflect.TypeFor[Status]()
+	fields := map[string]int{}
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			fields[name] = i
+		}
+	}
+	return fields
+})
+
+// restated reports whether patch, merged into base, leaves it the same
+// value: both objects and each key of patch's the same in base, or equal
+// values (numbers as written: 1 and 1.0 differ, as they may for a field).
+func restated(base, patch json.RawMessage) bool {
+	if isObject(base) && isObject(patch) {
+		var b, p map[string]json.RawMessage
+		if json.Unmarshal(base, &b) != nil || json.Unmarshal(patch, &p) != nil {
+			return false
+		}
+		for k, pv := range p {
+			if bv, ok := b[k]; !ok || !restated(bv, pv) {
+				return false
+			}
+		}
+		return true
+	}
+	var x, y any
+	return decodeNumbers(base, &x) == nil && decodeNumbers(patch, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+func decodeNumbers(data []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 // decodeObject reads one JSON object (an empty input is an empty object),

@@ -131,3 +131,54 @@ func FuzzMergeAsGeneric(f *testing.F) {
 		}
 	})
 }
+
+func TestRestates(t *testing.T) {
+	s, err := Decode([]byte(`{"schema":1,"session":"s1","state":"busy","thinking":null,"model":{"provider":"a","id":"m1","name":"M"},` +
+		`"context":{"tokens":10,"window":100,"percent":null},"outputs":[{"path":"/x","action":"created","at":"2026-01-01T00:00:00Z","repo":null}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for patch, want := range map[string]bool{
+		``: true, `{}`: true, `{"state":"busy"}`: true, `{"state":"busy","thinking":null}`: true,
+		`{"model":{"id":"m1"}}`: true, `{"context":{"tokens":10}}`: true, `{"schema":1.0}`: false,
+		`{"state":"idle"}`: false, `{"thinking":"high"}`: false, `{"model":{"id":"m2"}}`: false,
+		`{"model":null}`: false, `{"context":{"tokens":11}}`: false, `{"unknown":1}`: false, `{"state":"busy"`: false,
+		`{"outputs":[]}`: false, `[1]`: false,
+	} {
+		if got := Restates(s, []byte(patch)); got != want {
+			t.Errorf("Restates(%s) = %v, want %v", patch, got, want)
+		}
+	}
+}
+
+// FuzzRestates holds Restates to what it claims: a patch it says restates
+// a status, laid over it by Merge, gives back the same status.
+func FuzzRestates(f *testing.F) {
+	base := `{"schema":1,"session":"s1","state":"busy","model":{"provider":"a","id":"m1"},"context":{"tokens":10},"usage":{"input":5,"cost":0.5}}`
+	for _, p := range []string{`{}`, `{"state":"busy"}`, `{"model":{"id":"m1"}}`, `{"usage":{"cost":0.50}}`, `{"context":{"tokens":1e1}}`,
+		`{"usage":{"input":5,"cost":null}}`, `{"terminals":null}`, `{"state":"busy","state":"idle"}`} {
+		f.Add([]byte(base), []byte(p))
+	}
+	f.Fuzz(func(t *testing.T, doc, patch []byte) {
+		s, err := Decode(doc)
+		if err != nil || !Restates(s, patch) {
+			return
+		}
+		was, err := Encode(s)
+		if err != nil {
+			return
+		}
+		base, _ := json.Marshal(s)
+		merged, err := Merge(base, patch)
+		if err != nil {
+			t.Fatalf("Restates took a patch Merge refuses: %v", err)
+		}
+		out, err := Decode(merged)
+		if err != nil {
+			t.Fatalf("Restates took a patch whose merge does not decode: %v", err)
+		}
+		if now, _ := Encode(out); !bytes.Equal(now, was) {
+			t.Fatalf("Restates(%s) but the merge changed it:\n%s\n%s", patch, was, now)
+		}
+	})
+}
