@@ -214,12 +214,14 @@ func (w *Writer) edit(in *Input, tr *claudeTranscript, edit func(s, prev *status
 			addOutput(s, *output)
 		}
 		var r *cct.Reader
-		if tr != nil && tr.r != nil {
+		if tr != nil {
 			r = tr.r
+		}
+		if tr != nil && tr.d != nil { // the transcript said something new
 			if m := tr.d.Model; m != nil && s.Model != nil && s.Model.ID == m.ID && m.Name != m.ID {
 				s.Model.Name = m.Name // the display name Claude gave it
 			}
-			offered, deferred := r.Tools()
+			offered, deferred := tr.r.Tools()
 			if len(offered) > 0 {
 				s.Tools = status.Tools{Active: len(offered), Total: len(offered) + len(deferred)}
 			}
@@ -329,10 +331,13 @@ func (t *claudeTranscript) Derive(cursor []byte) (*transcript.Derived, []byte, e
 		}
 	}
 	settled := t.settleID != "" && r.Settle(t.settleID, t.settle)
-	t.r, t.d = r, r.Derive(transcript.NewRepoFinder().Repo)
+	t.r = r
 	if restored && !settled && !r.Moved() {
-		return t.d, nil, nil // read nothing new: the hook that finds nothing new writes nothing
+		// nothing new since the cursor, which the file was built from:
+		// nothing to lay over it (and the cursor's state stays undecoded)
+		return nil, nil, nil
 	}
+	t.d = r.Derive(transcript.NewRepoFinder().Repo)
 	next, err := r.MarshalCursor()
 	if err != nil {
 		return t.d, nil, nil // a cursor not saved costs one full read next time, nothing more

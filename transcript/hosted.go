@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -55,4 +57,34 @@ func ReadWhole(r interface {
 		return status.Mark(status.ErrBadInput, fmt.Errorf("%s: %s", file, none))
 	}
 	return nil
+}
+
+// JoinCursor is a cursor in two lines: head, where the reader stands, and
+// state, what it knew (the bulk), each compact JSON (which holds no raw
+// newline). A reader restores the head alone (SplitCursor) and decodes the
+// state only when it reads on or derives: a hook that finds nothing new
+// never decodes it.
+func JoinCursor(head, state any) ([]byte, error) {
+	h, err := json.Marshal(head)
+	if err != nil {
+		return nil, err
+	}
+	s, err := json.Marshal(state)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(h, '\n'), s...), nil
+}
+
+// SplitCursor decodes a JoinCursor's head into head and returns its state's
+// bytes, not decoded (an object, else an error).
+func SplitCursor(data []byte, head any) (state []byte, err error) {
+	h, s, ok := bytes.Cut(data, []byte{'\n'})
+	if !ok || len(s) == 0 || s[0] != '{' {
+		return nil, errors.New("cursor: not a head and a state")
+	}
+	if err := json.Unmarshal(h, head); err != nil {
+		return nil, fmt.Errorf("cursor: %w", err)
+	}
+	return s, nil
 }

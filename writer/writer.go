@@ -94,7 +94,10 @@ type Source interface {
 	// Derive reads on from cursor (nil: from the start; a stale or foreign
 	// cursor is dropped by the source) and returns the fields, the new cursor
 	// (nil: keep the old one) and an error. fs.ErrNotExist = not written yet:
-	// no fields, no error for the write.
+	// no fields, no error for the write. No fields and no error from a
+	// cursor that held: nothing new since it, so nothing to lay over the
+	// file, which was built from what the cursor read (a cursor is saved
+	// only after its file is written, and given only with a file).
 	Derive(cursor []byte) (d *transcript.Derived, next []byte, err error)
 }
 
@@ -139,6 +142,9 @@ func (w *Writer) Write(u Update) (*status.Status, error) {
 			var err error
 			if cursor, err = w.loadCursor(u.Session); err != nil {
 				return nil, err
+			}
+			if file == nil {
+				cursor = nil // a cursor says what its file holds: without one, read from the start
 			}
 		}
 		s, moved, err := w.build(u, file, cursor)

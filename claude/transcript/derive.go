@@ -21,7 +21,7 @@ import (
 // has no prices, so a cost jig worked out itself could disagree with
 // Claude's; nil means not known yet.
 func (r *Reader) Derive(repo func(path string) *string) *base.Derived {
-	st := &r.st
+	st := r.state()
 	d := &base.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped, Thinking: st.Effort,
 		Header:  base.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
@@ -51,19 +51,27 @@ func (r *Reader) Derive(repo func(path string) *string) *base.Derived {
 // Tools are the tools the model was offered in the latest request the
 // transcript records (its shape), and those it can load by ToolSearch.
 func (r *Reader) Tools() (offered, deferred []string) {
-	return slices.Clone(r.st.Offered), slices.Clone(r.st.Deferred)
+	st := r.state()
+	return slices.Clone(st.Offered), slices.Clone(st.Deferred)
 }
 
 // Skills are the skills the session lists to the model.
-func (r *Reader) Skills() []string { return slices.Clone(r.st.Skills) }
+func (r *Reader) Skills() []string {
+	return slices.Clone(r.state().Skills)
+}
 
 // Outcome is how a tool call read so far ended: pending while its result
 // is not read, "" when the call itself is not.
 func (r *Reader) Outcome(id string) string {
-	if _, ok := r.st.Pending[id]; ok {
+	calls, pending, ok := r.peekCalls()
+	if !ok {
+		st := r.state()
+		calls, pending = st.Calls, st.Pending
+	}
+	if _, ok := pending[id]; ok {
 		return status.Pending
 	}
-	for _, c := range r.st.Calls {
+	for _, c := range calls {
 		if c.ID == id {
 			return c.Outcome
 		}
@@ -76,8 +84,9 @@ func (r *Reader) Outcome(id string) string {
 // read so far and still pending gets outcome; its result, once read, has
 // the last word. It reports whether it changed a call.
 func (r *Reader) Settle(id, outcome string) bool {
-	for i := range r.st.Calls {
-		if c := &r.st.Calls[i]; c.ID == id && c.Outcome == status.Pending && outcome != status.Pending {
+	st := r.state()
+	for i := range st.Calls {
+		if c := &st.Calls[i]; c.ID == id && c.Outcome == status.Pending && outcome != status.Pending {
 			c.Outcome = outcome
 			return true
 		}
@@ -87,7 +96,9 @@ func (r *Reader) Settle(id, outcome string) bool {
 
 // TurnEnded reports whether the latest entry read is a reply that ends
 // the turn (not a tool call, not a prompt or a tool's result).
-func (r *Reader) TurnEnded() bool { return r.st.TurnEnded }
+func (r *Reader) TurnEnded() bool {
+	return r.state().TurnEnded
+}
 
 // SubagentEnded reports whether the subagent's transcript read so far
 // (agent-<id>.jsonl) ends with a reply that ends its turn.
@@ -101,4 +112,6 @@ func (r *Reader) SubagentEnded(id string) bool {
 }
 
 // SessionID is the session id the entries carry.
-func (r *Reader) SessionID() string { return r.st.SessionID }
+func (r *Reader) SessionID() string {
+	return r.state().SessionID
+}

@@ -18,7 +18,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,6 +88,11 @@ type Output = base.Written
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
+	// The calls come first: a hook that asks only whether a call was read
+	// decodes them alone (peekCalls).
+	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first (by time)
+	Pending map[string]pending `json:"pending"`
+
 	SessionID string    `json:"sessionId"`
 	CWD       string    `json:"cwd"`
 	Started   string    `json:"started"`
@@ -116,9 +120,7 @@ type state struct {
 	Deferred []string `json:"deferred"` // tools the model can load by ToolSearch
 	Skills   []string `json:"skills"`
 
-	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first (by time)
-	Pending map[string]pending `json:"pending"`
-	Outputs map[string]Output  `json:"outputs"`
+	Outputs map[string]Output `json:"outputs"`
 }
 
 // file is where the reader stands in one file: the session's transcript,
@@ -138,7 +140,67 @@ type Reader struct {
 	cur  *file  // the file being read
 	from *where // where the cursor it was restored from stood
 	st   state
+	// lazy is st as a restored cursor holds it, decoded at first use
+	// (load): a hook whose transcript has nothing new never decodes it.
+	lazy []byte
 	buf  []byte
+}
+
+// load decodes the state a cursor left lazy: false when it does not
+// decode, the reader reset to read afresh (as RestoreReader reads afresh
+// for a cursor it refuses).
+func (r *Reader) load() bool {
+	if r.lazy == nil {
+		return true
+	}
+	var st state
+	err := json.Unmarshal(r.lazy, &st)
+	r.lazy = nil
+	if err != nil {
+		r.reset()
+		return false
+	}
+	if st.Pending == nil {
+		st.Pending = map[string]pending{}
+	}
+	if st.Outputs == nil {
+		st.Outputs = map[string]Output{}
+	}
+	r.st = st
+	return true
+}
+
+// peekCalls is the calls of a state still lazy, decoded alone from the
+// state's head (where MarshalCursor puts them); ok false when they are
+// not there.
+func (r *Reader) peekCalls() (calls []Call, pending map[string]pending, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(r.lazy))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, false
+	}
+	for _, want := range []string{"calls", "pending"} {
+		key, err := dec.Token()
+		if err != nil || key != want {
+			return nil, nil, false
+		}
+		into := any(&calls)
+		if want == "pending" {
+			into = &pending
+		}
+		if dec.Decode(into) != nil {
+			return nil, nil, false
+		}
+	}
+	return calls, pending, true
+}
+
+// state is what the reader knows, decoded; a cursor's that did not decode
+// is read afresh first.
+func (r *Reader) state() *state {
+	if !r.load() {
+		r.update()
+	}
+	return &r.st
 }
 
 // where is where a reader stands in its files.
@@ -264,6 +326,9 @@ func (r *Reader) updateFile(fc *file, path string, sub bool) error {
 	fc.Dev, fc.Ino = dev, ino
 	if size == fc.Offset {
 		return nil // nothing new: the hook's usual case
+	}
+	if !r.load() {
+		return errReplaced // the cursor's state did not decode: read it all again
 	}
 	r.cur = fc
 	fc.Offset, r.buf, err = base.Lines(f, fc.Offset, size, r.buf, lineLimit,
@@ -722,14 +787,14 @@ func actionOf(tool string) string {
 }
 
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
-const cursorFormat = 3
+const cursorFormat = 4
 
-// cursor is where a Reader stopped and what it knew then.
-type cursor struct {
+// cursorHead is where a Reader stopped: the cursor's first line
+// (transcript.JoinCursor); the state it knew is the second.
+type cursorHead struct {
 	base.CursorHead
 	file
 	Subagents []file `json:"subagents"`
-	State     state  `json:"state"`
 }
 
 const cursorKind = "claude" // the cursors folder also holds Pi's
@@ -737,15 +802,19 @@ const cursorKind = "claude" // the cursors folder also holds Pi's
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{CursorHead: base.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, file: r.main, Subagents: r.subs, State: r.st})
+	st := r.state()
+	head := cursorHead{CursorHead: base.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, file: r.main, Subagents: r.subs}
+	return base.JoinCursor(head, st)
 }
 
-// RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
-// cursor for another path, kind or format is an error: read afresh.
+// RestoreReader rebuilds a Reader for path from MarshalCursor's bytes,
+// its state decoded at first use. A cursor for another path, kind or
+// format is an error: read afresh.
 func RestoreReader(path string, data []byte) (*Reader, error) {
-	var c cursor
-	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, fmt.Errorf("cursor: %w", err)
+	var c cursorHead
+	st, err := base.SplitCursor(data, &c)
+	if err != nil {
+		return nil, err
 	}
 	if err := c.Check(cursorKind, cursorFormat, path, "Claude"); err != nil {
 		return nil, err
@@ -760,13 +829,7 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		}
 	}
 	r := NewReader(path)
-	r.main, r.subs, r.st = c.file, c.Subagents, c.State
+	r.main, r.subs, r.lazy = c.file, c.Subagents, st
 	r.from = &where{main: c.file, subs: slices.Clone(c.Subagents)}
-	if r.st.Pending == nil {
-		r.st.Pending = map[string]pending{}
-	}
-	if r.st.Outputs == nil {
-		r.st.Outputs = map[string]Output{}
-	}
 	return r, nil
 }

@@ -202,6 +202,57 @@ func TestIncremental(t *testing.T) {
 	}
 }
 
+// TestCursorStateDecodedLate: a restored cursor's state is decoded only
+// when the reader reads on or is asked; one that does not decode then is
+// read afresh, whether the file grew or not.
+func TestCursorStateDecodedLate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	write(t, path, fixture[:4]...)
+	r := NewReader(path)
+	if err := r.Update(); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := r.MarshalCursor()
+	head, _, _ := strings.Cut(string(cur), "\n")
+	bad := []byte(head + "\n" + `{"entries":"many"}`)
+	want, _ := json.Marshal(r.Derive(nil))
+	still, err := RestoreReader(path, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := still.Update(); err != nil || still.Moved() {
+		t.Fatalf("nothing new: %v, moved %v", err, still.Moved())
+	}
+	if got, _ := json.Marshal(still.Derive(nil)); string(got) != string(want) {
+		t.Errorf("a state that does not decode, nothing new:\n%s\nwant\n%s", got, want)
+	}
+	write(t, path, fixture[4:]...)
+	whole := NewReader(path)
+	whole.Update()
+	want, _ = json.Marshal(whole.Derive(nil))
+	grew, _ := RestoreReader(path, bad)
+	if err := grew.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(grew.Derive(nil)); string(got) != string(want) {
+		t.Errorf("a state that does not decode, read on:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := RestoreReader(path, []byte(head)); err == nil {
+		t.Error("a cursor without its state restored")
+	}
+	// a call's outcome from a state still lazy (its calls alone decoded)
+	cur, _ = whole.MarshalCursor()
+	for _, id := range []string{"toolu_01", "toolu_02", "toolu_05", "toolu_06", "toolu_none"} {
+		lazy, err := RestoreReader(path, cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := lazy.Outcome(id), whole.Outcome(id); got != want || lazy.lazy == nil {
+			t.Errorf("outcome of %s from a lazy state: %q, want %q (still lazy: %v)", id, got, want, lazy.lazy != nil)
+		}
+	}
+}
+
 func TestLongLineSkipped(t *testing.T) {
 	lineLimit = 4096
 	defer func() { lineLimit = MaxLine }()
