@@ -134,9 +134,10 @@ func (s *source) read() *rollout.Reader {
 }
 
 // dropGone takes out of st the files the session created and then
-// deleted or moved away (an earlier hook may have listed them).
+// deleted or moved away (an earlier hook may have listed them), when the
+// rollout said something new: else the hook that read it dropped them.
 func (s *source) dropGone(st *status.Status) {
-	r := s.reader()
+	r := s.read()
 	if r == nil {
 		return
 	}

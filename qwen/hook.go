@@ -161,7 +161,7 @@ func (h *Hooks) edit(s *status.Status, in *Input, src *source, output *status.Ou
 	if s.Model == nil && in.Model != "" {
 		s.Model = &status.Model{Provider: qt.Provider, ID: in.Model, Name: in.Model}
 	}
-	if r := src.reader(); r != nil && r.Window() != nil {
+	if r := src.read(); r != nil && r.Window() != nil {
 		s.Context.Window, s.Context.Percent = r.Window(), nil
 	}
 	if in.Event == "Stop" && in.ContextLimit != nil && *in.ContextLimit > 0 {

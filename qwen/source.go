@@ -25,6 +25,7 @@ type source struct {
 	aheadFrom        []byte
 	aheadRestored    bool
 	r                *qt.Reader // as Derive left it; nil when Qwen has not written the transcript yet
+	fresh            bool       // Derive read something new (else the file holds what it knew)
 	written          bool       // the session's file was there before the lock: it holds what the cursor read
 }
 
@@ -96,6 +97,7 @@ func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
 		// hook's usual case, and the fast one)
 		return nil, nil, nil
 	}
+	s.fresh = true
 	d := r.Derive(transcript.NewRepoFinder().Repo)
 	if restored && !settled && !r.Moved() {
 		return d, nil, nil
@@ -105,6 +107,15 @@ func (s *source) Derive(cursor []byte) (*transcript.Derived, []byte, error) {
 		return d, nil, nil // a cursor not saved costs one full read next time, nothing more
 	}
 	return d, next, nil
+}
+
+// read is the transcript as Derive read it this time: nil when it found
+// nothing new (what it knew is in the file already).
+func (s *source) read() *qt.Reader {
+	if s == nil || !s.fresh {
+		return nil
+	}
+	return s.r
 }
 
 // reader is the transcript as Derive left it, nil when there is none.

@@ -89,7 +89,7 @@ type Output = base.Written
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
 	// The calls come first: a hook that asks only whether a call was read
-	// decodes them alone (peekCalls).
+	// decodes them alone (peekCalls, transcript.Lazy).
 	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first (by time)
 	Pending map[string]pending `json:"pending"`
 
@@ -140,23 +140,18 @@ type Reader struct {
 	cur  *file  // the file being read
 	from *where // where the cursor it was restored from stood
 	st   state
-	// lazy is st as a restored cursor holds it, decoded at first use
-	// (load): a hook whose transcript has nothing new never decodes it.
-	lazy []byte
+	lazy base.Lazy // st as a restored cursor holds it, decoded at first use (load)
 	buf  []byte
 }
 
 // load decodes the state a cursor left lazy: false when it does not
-// decode, the reader reset to read afresh (as RestoreReader reads afresh
-// for a cursor it refuses).
+// decode, the reader reset to read afresh.
 func (r *Reader) load() bool {
-	if r.lazy == nil {
+	if !r.lazy.Waiting() {
 		return true
 	}
 	var st state
-	err := json.Unmarshal(r.lazy, &st)
-	r.lazy = nil
-	if err != nil {
+	if !r.lazy.Take(&st, nil) {
 		r.reset()
 		return false
 	}
@@ -171,27 +166,11 @@ func (r *Reader) load() bool {
 }
 
 // peekCalls is the calls of a state still lazy, decoded alone from the
-// state's head (where MarshalCursor puts them); ok false when they are
-// not there.
+// state's head (where MarshalCursor puts them); ok false when there is
+// none to peek at.
 func (r *Reader) peekCalls() (calls []Call, pending map[string]pending, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(r.lazy))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, nil, false
-	}
-	for _, want := range []string{"calls", "pending"} {
-		key, err := dec.Token()
-		if err != nil || key != want {
-			return nil, nil, false
-		}
-		into := any(&calls)
-		if want == "pending" {
-			into = &pending
-		}
-		if dec.Decode(into) != nil {
-			return nil, nil, false
-		}
-	}
-	return calls, pending, true
+	ok = r.lazy.Peek(base.Field{Key: "calls", Into: &calls}, base.Field{Key: "pending", Into: &pending})
+	return calls, pending, ok
 }
 
 // state is what the reader knows, decoded; a cursor's that did not decode
@@ -829,7 +808,8 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		}
 	}
 	r := NewReader(path)
-	r.main, r.subs, r.lazy = c.file, c.Subagents, st
+	r.main, r.subs = c.file, c.Subagents
+	r.lazy.Set(st)
 	r.from = &where{main: c.file, subs: slices.Clone(c.Subagents)}
 	return r, nil
 }

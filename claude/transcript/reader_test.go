@@ -247,8 +247,8 @@ func TestCursorStateDecodedLate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := lazy.Outcome(id), whole.Outcome(id); got != want || lazy.lazy == nil {
-			t.Errorf("outcome of %s from a lazy state: %q, want %q (still lazy: %v)", id, got, want, lazy.lazy != nil)
+		if got, want := lazy.Outcome(id), whole.Outcome(id); got != want || !lazy.lazy.Waiting() {
+			t.Errorf("outcome of %s from a lazy state: %q, want %q (still lazy: %v)", id, got, want, lazy.lazy.Waiting())
 		}
 	}
 }

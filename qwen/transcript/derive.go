@@ -25,7 +25,7 @@ const Provider = "qwen-code"
 // window, the reply's contextWindowSize when Qwen records one, else what
 // the Stop hook says.
 func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
-	st := &r.st
+	st := r.state()
 	d := &pi.Derived{File: r.path, Entries: st.Entries, Skipped: st.Skipped,
 		Header:  pi.Header{ID: st.SessionID, Timestamp: st.Started, CWD: st.CWD},
 		Outputs: []status.Output{}, Recent: []status.Call{}}
@@ -48,24 +48,30 @@ func (r *Reader) Derive(repo func(path string) *string) *pi.Derived {
 
 // Window is the context window the latest reply recorded, nil when none did.
 func (r *Reader) Window() *int64 {
-	if r.st.Window == nil {
+	st := r.state()
+	if st.Window == nil {
 		return nil
 	}
-	w := *r.st.Window
+	w := *st.Window
 	return &w
 }
 
 // Called are the tools the model called, by the names it was offered them
 // under.
-func (r *Reader) Called() []string { return slices.Clone(r.st.Called) }
+func (r *Reader) Called() []string { return slices.Clone(r.state().Called) }
 
 // Outcome is how a tool call read so far ended: pending while its result
 // is not read, "" when the call itself is not.
 func (r *Reader) Outcome(id string) string {
-	if _, ok := r.st.Pending[id]; ok {
+	calls, pending, ok := r.peekCalls()
+	if !ok {
+		st := r.state()
+		calls, pending = st.Calls, st.Pending
+	}
+	if _, ok := pending[id]; ok {
 		return status.Pending
 	}
-	for _, c := range r.st.Calls {
+	for _, c := range calls {
 		if c.ID == id {
 			return c.Outcome
 		}
@@ -77,8 +83,9 @@ func (r *Reader) Outcome(id string) string {
 // writes the result into the transcript only after those hooks ran. A
 // pending call gets outcome; it reports whether it changed a call.
 func (r *Reader) Settle(id, outcome string) bool {
-	for i := range r.st.Calls {
-		if c := &r.st.Calls[i]; c.ID == id && c.Outcome == status.Pending && outcome != status.Pending {
+	st := r.state()
+	for i := range st.Calls {
+		if c := &st.Calls[i]; c.ID == id && c.Outcome == status.Pending && outcome != status.Pending {
 			c.Outcome = outcome
 			return true
 		}
@@ -88,10 +95,10 @@ func (r *Reader) Settle(id, outcome string) bool {
 
 // TurnEnded reports whether the latest record read is a reply that calls
 // no tool.
-func (r *Reader) TurnEnded() bool { return r.st.TurnEnded }
+func (r *Reader) TurnEnded() bool { return r.state().TurnEnded }
 
 // SessionID is the session id the records carry.
-func (r *Reader) SessionID() string { return r.st.SessionID }
+func (r *Reader) SessionID() string { return r.state().SessionID }
 
 // Info is what `jig qwen sessions` lists, read from a transcript's head.
 type Info = pi.Listed

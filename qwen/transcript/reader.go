@@ -19,7 +19,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -61,6 +60,11 @@ type pending struct {
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
+	// The calls come first: a hook that asks only whether a call was read
+	// decodes them alone (peekCalls, transcript.Lazy).
+	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first
+	Pending map[string]pending `json:"pending"`
+
 	SessionID string `json:"sessionId"`
 	CWD       string `json:"cwd"`
 	Started   string `json:"started"`
@@ -73,9 +77,7 @@ type state struct {
 	Context *int64 `json:"context"` // the latest reply's prompt tokens; nil after a compression
 	Window  *int64 `json:"window"`  // the latest reply's contextWindowSize, when Qwen records it
 
-	Calls   []Call                `json:"calls"` // the newest MaxRecent, oldest first
 	Called  []string              `json:"called"`
-	Pending map[string]pending    `json:"pending"`
 	Outputs map[string]pi.Written `json:"outputs"`
 }
 
@@ -86,7 +88,45 @@ type Reader struct {
 	pos  pi.FilePos
 	from *pi.FilePos // where the cursor it was restored from stood
 	st   state
+	lazy pi.Lazy // st as a restored cursor holds it, decoded at first use (load)
 	buf  []byte
+}
+
+// load decodes the state a cursor left lazy: false when it does not
+// decode or is out of range, the reader reset to read afresh.
+func (r *Reader) load() bool {
+	if !r.lazy.Waiting() {
+		return true
+	}
+	var st state
+	if !r.lazy.Take(&st, func() error { return st.check() }) {
+		r.reset()
+		return false
+	}
+	if st.Pending == nil {
+		st.Pending = map[string]pending{}
+	}
+	if st.Outputs == nil {
+		st.Outputs = map[string]pi.Written{}
+	}
+	r.st = st
+	return true
+}
+
+// state is what the reader knows, decoded; a cursor's that did not decode
+// is read afresh first.
+func (r *Reader) state() *state {
+	if !r.load() {
+		r.update()
+	}
+	return &r.st
+}
+
+// peekCalls is the calls of a state still lazy, decoded alone from the
+// state's head; ok false when there is none to peek at.
+func (r *Reader) peekCalls() (calls []Call, pending map[string]pending, ok bool) {
+	ok = r.lazy.Peek(pi.Field{Key: "calls", Into: &calls}, pi.Field{Key: "pending", Into: &pending})
+	return calls, pending, ok
 }
 
 // NewReader prepares to read the transcript at path. It does no I/O.
@@ -136,6 +176,9 @@ func (r *Reader) update() error {
 	r.pos.Dev, r.pos.Ino = dev, ino
 	if size == r.pos.Offset {
 		return nil // nothing new: the hook's usual case
+	}
+	if !r.load() {
+		return errReplaced // the cursor's state did not decode: read it all again
 	}
 	r.pos.Offset, r.buf, err = pi.Lines(f, r.pos.Offset, size, r.buf, lineLimit,
 		func(b []byte, _ int64) error {
@@ -394,13 +437,13 @@ func ActionOf(tool string) string {
 }
 
 // cursorFormat changes when the saved shape does; an old cursor is dropped.
-const cursorFormat = 1
+const cursorFormat = 2
 
-// cursor is where a Reader stopped and what it knew then.
-type cursor struct {
+// cursorHead is where a Reader stopped: the cursor's first line
+// (transcript.JoinCursor); the state it knew is the second.
+type cursorHead struct {
 	pi.CursorHead
 	pi.FilePos
-	State state `json:"state"`
 }
 
 const cursorKind = "qwen" // the cursors folder holds every agent's
@@ -408,32 +451,38 @@ const cursorKind = "qwen" // the cursors folder holds every agent's
 // MarshalCursor saves where the Reader stands: small whatever the file's
 // size (bounded lists and the outputs).
 func (r *Reader) MarshalCursor() ([]byte, error) {
-	return json.Marshal(cursor{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos, State: r.st})
+	st := r.state()
+	return pi.JoinCursor(cursorHead{CursorHead: pi.CursorHead{Kind: cursorKind, Format: cursorFormat, Path: r.path}, FilePos: r.pos}, st)
 }
 
-// RestoreReader rebuilds a Reader for path from MarshalCursor's bytes. A
-// cursor for another path, kind or format, or out of range, is an error:
-// read afresh.
+// check refuses a state out of the reader's range.
+func (st *state) check() error {
+	if len(st.Calls) > status.MaxRecent || len(st.Pending) > maxPending || len(st.Called) > maxCalled {
+		return errors.New("cursor: out of range")
+	}
+	return nil
+}
+
+// RestoreReader rebuilds a Reader for path from MarshalCursor's bytes, its
+// state decoded at first use (one that does not decode, or is out of
+// range, is read afresh then). A cursor for another path, kind or format
+// is an error: read afresh.
 func RestoreReader(path string, data []byte) (*Reader, error) {
-	var c cursor
-	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, fmt.Errorf("cursor: %w", err)
+	var c cursorHead
+	st, err := pi.SplitCursor(data, &c)
+	if err != nil {
+		return nil, err
 	}
 	if err := c.Check(cursorKind, cursorFormat, path, "Qwen Code"); err != nil {
 		return nil, err
 	}
-	if !c.FilePos.Valid() || len(c.State.Calls) > status.MaxRecent || len(c.State.Pending) > maxPending || len(c.State.Called) > maxCalled {
+	if !c.FilePos.Valid() {
 		return nil, errors.New("cursor: out of range")
 	}
 	r := NewReader(path)
-	r.pos, r.st = c.FilePos, c.State
+	r.pos = c.FilePos
+	r.lazy.Set(st)
 	from := c.FilePos
 	r.from = &from
-	if r.st.Pending == nil {
-		r.st.Pending = map[string]pending{}
-	}
-	if r.st.Outputs == nil {
-		r.st.Outputs = map[string]pi.Written{}
-	}
 	return r, nil
 }

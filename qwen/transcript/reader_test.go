@@ -131,6 +131,45 @@ func TestCursorCarriesOn(t *testing.T) {
 
 // A relative path with no folder to place it in is no output: the status
 // file takes placed paths only.
+// TestCursorStateDecodedLate: a restored cursor's state is decoded only
+// when the reader reads on or is asked; one that does not decode, or is
+// out of range, is read afresh then; a call's outcome is read from the
+// calls alone.
+func TestCursorStateDecodedLate(t *testing.T) {
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, data, 0o600)
+	whole := NewReader(path)
+	if err := whole.Update(); err != nil {
+		t.Fatal(err)
+	}
+	want := whole.Derive(nil)
+	cur, _ := whole.MarshalCursor()
+	head, _, _ := strings.Cut(string(cur), "\n")
+	many := `{"calls":[` + strings.TrimSuffix(strings.Repeat(`{"id":"c"},`, status.MaxRecent+1), ",") + `]}`
+	for _, state := range []string{`{"entries":"many"}`, many} {
+		r, err := RestoreReader(path, []byte(head+"\n"+state))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Update(); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Derive(nil); !reflect.DeepEqual(got, want) {
+			t.Errorf("state %.30s: derived\n%+v\nwant\n%+v", state, got, want)
+		}
+	}
+	for _, id := range []string{"call_1", "none"} {
+		lazy, _ := RestoreReader(path, cur)
+		if got, want := lazy.Outcome(id), whole.Outcome(id); got != want || !lazy.lazy.Waiting() {
+			t.Errorf("outcome of %s from a lazy state: %q, want %q (still lazy: %v)", id, got, want, lazy.lazy.Waiting())
+		}
+	}
+}
+
 func TestUnplacedPathIsNoOutput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(path, []byte(`{"sessionId":"s","type":"assistant","message":{"parts":[{"functionCall":{"id":"a","name":"write_file","args":{"file_path":"rel.txt"}}}]}}`+"\n"+
