@@ -3,6 +3,7 @@ package status
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
 )
 
@@ -68,4 +69,14 @@ func clonePtr[T any](p *T) *T {
 	}
 	v := *p
 	return &v
+}
+
+// sameAs reports whether s holds what prev holds, field by field (the
+// document each was read from aside): the file prev was read from needs
+// no writing. Equal values in another form (a time in another zone) are
+// not the same here; the writer then compares their encodings.
+func (s *Status) sameAs(prev *Status) bool {
+	a, b := *s, *prev
+	a.raw, b.raw = nil, nil
+	return reflect.DeepEqual(a, b)
 }

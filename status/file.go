@@ -57,7 +57,11 @@ func (d *Dir) Update(session string, now time.Time, build func(prev *Status) (*S
 	if err != nil {
 		return false, err
 	}
-	s, err := build(prev)
+	var mine *Status // build's own copy: prev stays the file as read, to compare with
+	if prev != nil {
+		mine = prev.Clone()
+	}
+	s, err := build(mine)
 	if err != nil {
 		return false, err
 	}
@@ -129,6 +133,10 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 			s.StartedAt = prev.StartedAt
 		}
 		s.UpdatedAt = prev.UpdatedAt
+		if s.sameAs(prev) {
+			s.raw = prevData // nothing changed: no encode to tell
+			return false, d.index(s, prev, wasFresh)
+		}
 		same, err := Encode(s)
 		if err != nil {
 			return false, err
