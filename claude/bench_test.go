@@ -14,7 +14,7 @@ import (
 // BenchmarkHookNothingChanged is a hook's own work when nothing changed
 // since the last one (a Notification, a second hook of the same call): the
 // cursor read, the transcript stat'ed, the file compared and left alone.
-// The process around it is bench/claude's.
+// The process around it is bench/hooks.sh's.
 func BenchmarkHookNothingChanged(b *testing.B) {
 	dir := b.TempDir()
 	transcript := filepath.Join(dir, "s.jsonl")

@@ -15,7 +15,7 @@ import (
 // since the last one (the second PreToolUse of a call, a repeated
 // prompt): the switches read for the refusal, the cursor read, the rollout
 // stat'ed, the file compared and left alone. The process around it is
-// bench/codex's.
+// bench/hooks.sh's.
 func BenchmarkHookNothingChanged(b *testing.B) {
 	dir := b.TempDir()
 	rollout := writeBenchRollout(b, dir, 200)
