@@ -43,11 +43,8 @@ func projects(getenv func(string) string) string {
 
 // runHook is one event of `jig claude hook`.
 func runHook(c peer.Call) ([]byte, error) {
-	dir, err := c.Dir()
-	if err != nil {
-		return nil, err
-	}
-	return (&Writer{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: ClaudePID(c.Getenv)}).HookStdin(c.Stdin)
+	dir, err := c.Dir() // none: the kit refuses every call, fail closed
+	return (&Writer{Dir: dir, NoDir: err, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: ClaudePID(c.Getenv)}).HookStdin(c.Stdin)
 }
 
 // Open reads Claude's JSON (a hook's, the statusLine's) and makes the

@@ -37,7 +37,7 @@ var claudeHarness = hooktest.Harness{
 		return data
 	},
 	Hook: func(h *hook.Hooks, stdin []byte) ([]byte, error) {
-		w := &claude.Writer{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+		w := &claude.Writer{Dir: h.Dir, NoDir: h.NoDir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 		return w.HookStdin(bytes.NewReader(stdin))
 	},
 	Denied: func(t testing.TB, out []byte) string {

@@ -90,7 +90,7 @@ func (w *Writer) reading() hook.Reading {
 func (w *Writer) HookStdin(r io.Reader) ([]byte, error) { return w.hooks().Stdin(r, w.reading()) }
 
 func (w *Writer) hooks() *hook.Hooks {
-	return &hook.Hooks{Dir: w.Dir, Now: w.Now, Getenv: w.Getenv, Host: w.Host, PID: w.PID}
+	return &hook.Hooks{Dir: w.Dir, NoDir: w.NoDir, Now: w.Now, Getenv: w.Getenv, Host: w.Host, PID: w.PID}
 }
 
 // output is the file a successful Write, Edit, MultiEdit or NotebookEdit

@@ -158,7 +158,8 @@ type Writer struct {
 	Now    func() time.Time
 	Getenv func(string) string
 	Host   string
-	PID    int // Claude's process (ClaudePID)
+	PID    int   // Claude's process (ClaudePID)
+	NoDir  error // why Dir is nil: the state dir cannot be had (every call is refused)
 }
 
 // AgentDir is Claude's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude.

@@ -49,11 +49,8 @@ func sessionsDir(getenv func(string) string) string {
 
 // runHook is one event of `jig codex hook`.
 func runHook(c peer.Call) ([]byte, error) {
-	dir, err := c.Dir()
-	if err != nil {
-		return nil, err
-	}
-	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(c.Stdin)
+	dir, err := c.Dir() // none: the kit refuses every call, fail closed
+	return (&Hooks{Dir: dir, NoDir: err, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(c.Stdin)
 }
 
 // runInstall is `jig install codex`: a file jig refuses to edit is bad input.

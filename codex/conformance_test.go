@@ -50,7 +50,7 @@ var codexHarness = hooktest.Harness{
 		return data
 	},
 	Hook: func(h *hook.Hooks, stdin []byte) ([]byte, error) {
-		return (&codex.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Stdin(bytes.NewReader(stdin))
+		return (&codex.Hooks{Dir: h.Dir, NoDir: h.NoDir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}).Stdin(bytes.NewReader(stdin))
 	},
 	Denied: func(t testing.TB, out []byte) string {
 		t.Helper()

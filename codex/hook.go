@@ -76,7 +76,8 @@ type Hooks struct {
 	Now    func() time.Time
 	Getenv func(string) string
 	Host   string
-	PID    int // Codex's process (hook.Parent: the hook's parent)
+	PID    int   // Codex's process (hook.Parent: the hook's parent)
+	NoDir  error // why Dir is nil: the state dir cannot be had (every call is refused)
 }
 
 // Hook handles one event: one read–merge–write of the session's file
@@ -87,7 +88,7 @@ type Hooks struct {
 // write does not undo it (the caller still prints out).
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
 	pid, getenv := h.owner(in) // a TUI's, when Codex's background server runs the hook
-	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: getenv, Host: h.Host, PID: pid}
+	k := &hook.Hooks{Dir: h.Dir, NoDir: h.NoDir, Now: h.Now, Getenv: getenv, Host: h.Host, PID: pid}
 	return k.Run(h.agent(in), in.event())
 }
 
@@ -95,7 +96,7 @@ func (h *Hooks) Hook(in *Input) ([]byte, error) {
 // decided even when it is too large to record, and refused when it cannot
 // be read.
 func (h *Hooks) Stdin(r io.Reader) ([]byte, error) {
-	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	k := &hook.Hooks{Dir: h.Dir, NoDir: h.NoDir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 	return k.Stdin(r, hook.Reading{PreTool: "PreToolUse", CallIDs: []string{"tool_use_id"}, Head: h.agent(&Input{}),
 		Parse: func(data []byte) (func() ([]byte, error), error) {
 			in, err := ParseInput(data)

@@ -60,7 +60,8 @@ type Hooks struct {
 	Now    func() time.Time
 	Getenv func(string) string
 	Host   string
-	PID    int // Gemini's process (hook.Parent: the hook's parent, past the shell)
+	PID    int   // Gemini's process (hook.Parent: the hook's parent, past the shell)
+	NoDir  error // why Dir is nil: the state dir cannot be had (every call is refused)
 }
 
 // Hook handles one event and returns what the hook prints on stdout: nil,
@@ -69,7 +70,7 @@ type Hooks struct {
 // error of the write does not undo it: the caller prints the answer.
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
 	ev := in.event()
-	k := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	k := &hook.Hooks{Dir: h.Dir, NoDir: h.NoDir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 	return k.Run(h.agent(in), ev)
 }
 

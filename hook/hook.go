@@ -13,7 +13,8 @@
 // hands stdin to Hooks.Stdin (an agent that reads its input whole) or
 // reads it itself and calls Hooks.Run, and prints what they return, even
 // with an error: a refusal stands whatever became of the write. A
-// PreToolUse never fails without an answer: Claude Code and Codex run the
+// PreToolUse never fails without an answer, not even when there is no
+// state dir (Hooks.NoDir): Claude Code and Codex run the
 // call of a hook that exits other than 0 or 2. One too large to record is
 // decided from its head, one that cannot be read is refused (input.go).
 //
@@ -151,6 +152,7 @@ type Offers interface {
 // Hooks runs one agent process's hook events.
 type Hooks struct {
 	Dir    *status.Dir
+	NoDir  error // why Dir is nil: the state dir cannot be had, so nothing is read or written and every call is refused
 	Now    func() time.Time
 	Getenv func(string) string
 	Host   string
@@ -172,6 +174,12 @@ const answerGrace = time.Second
 // refuses, an error of the write does not undo it: the caller prints out
 // and says the error.
 func (h *Hooks) Run(a *Agent, ev *Event) ([]byte, error) {
+	if h.Dir == nil { // no state dir: no switch can be read, so a call is refused (fail closed)
+		if ev.Kind == PreTool {
+			return a.Words.Deny(ev, h.refusal(a, ev)), h.NoDir
+		}
+		return nil, h.NoDir
+	}
 	switch ev.Kind {
 	case Start:
 		// an agent killed hard left its file behind: clean it as for Pi

@@ -118,7 +118,7 @@ func (h *Hooks) Stdin(r io.Reader, rd Reading) ([]byte, error) {
 		return rd.Head.Words.Deny(head, Unreadable), badStdin(err)
 	}
 	if reason := h.refusal(rd.Head, head); reason != "" {
-		return rd.Head.Words.Deny(head, reason), nil
+		return rd.Head.Words.Deny(head, reason), h.NoDir // nothing to write; without a state dir, why
 	}
 	return nil, nil
 }

@@ -46,6 +46,9 @@ func (h *Hooks) refusal(a *Agent, ev *Event) string {
 // them before it left requests/), the request's laid over. A bad request
 // switches nothing (its taker answers it).
 func (h *Hooks) switchesNow(a *Agent, session string) (status.Switches, error) {
+	if h.Dir == nil {
+		return status.Switches{}, h.NoDir
+	}
 	req, err := request.Pending(h.Dir, session)
 	if errors.As(err, new(*request.BadError)) {
 		req, err = nil, nil

@@ -32,11 +32,8 @@ const ID = "qwen-code"
 
 // runHook is one event of `jig qwen hook`.
 func runHook(c peer.Call) ([]byte, error) {
-	dir, err := c.Dir()
-	if err != nil {
-		return nil, err
-	}
-	return (&Hooks{Dir: dir, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(c.Stdin)
+	dir, err := c.Dir() // none: the kit refuses every call, fail closed
+	return (&Hooks{Dir: dir, NoDir: err, Now: c.Now, Getenv: c.Getenv, Host: c.Host, PID: hook.Parent()}).Stdin(c.Stdin)
 }
 
 // SettingsPath is Qwen Code's user settings, which `jig install qwen`

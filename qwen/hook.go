@@ -109,7 +109,8 @@ type Hooks struct {
 	Now    func() time.Time
 	Getenv func(string) string
 	Host   string
-	PID    int // Qwen's process (hook.Parent: the hook's parent)
+	PID    int   // Qwen's process (hook.Parent: the hook's parent)
+	NoDir  error // why Dir is nil: the state dir cannot be had (every call is refused)
 }
 
 // SwitchesDir keeps each Qwen session's switches beyond its status file,
@@ -121,7 +122,7 @@ const SwitchesDir = "qwen-switches"
 // it (Claude's shape: permissionDecision "deny" and the reason). When it
 // refuses, an error of the write does not undo it: the caller prints out.
 func (h *Hooks) Hook(in *Input) ([]byte, error) {
-	kit := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	kit := &hook.Hooks{Dir: h.Dir, NoDir: h.NoDir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 	return kit.Run(h.agent(in), in.event())
 }
 
@@ -131,7 +132,7 @@ func (h *Hooks) Hook(in *Input) ([]byte, error) {
 // decided even when it is too large to record, and refused when it cannot
 // be read. The call's id is the model's (tool_call_id), as in event.
 func (h *Hooks) Stdin(r io.Reader) ([]byte, error) {
-	kit := &hook.Hooks{Dir: h.Dir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
+	kit := &hook.Hooks{Dir: h.Dir, NoDir: h.NoDir, Now: h.Now, Getenv: h.Getenv, Host: h.Host, PID: h.PID}
 	return kit.Stdin(r, hook.Reading{PreTool: "PreToolUse", CallIDs: []string{"tool_call_id", "tool_use_id"}, Head: h.agent(&Input{}),
 		Parse: func(data []byte) (func() ([]byte, error), error) {
 			in, err := ParseInput(data)

@@ -7,8 +7,9 @@
 // request honoured, a switch merged into a request being taken never lost,
 // the refused call recorded as error at once, every request taken
 // answered, the wait for the person set and cleared, switches kept across
-// a resume, no argument value under the state dir, and the file of a
-// killed agent gone at the next start. Run it under -race.
+// a resume, no argument value under the state dir, the file of a killed
+// agent gone at the next start, and every call refused when there is no
+// state dir to read the switches from. Run it under -race.
 package hooktest
 
 import (
@@ -16,6 +17,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -196,6 +198,7 @@ func Run(t *testing.T, h Harness) {
 		{"NoValues", noValues},
 		{"GCAfterKill", gcAfterKill},
 		{"HugeOrGarbled", hugeOrGarbled},
+		{"NoStateDir", noStateDir},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.check(t, h) })
 	}
@@ -529,5 +532,31 @@ func hugeOrGarbled(t *testing.T, h Harness) {
 		if r, _ := s.runMangled(Event{Kind: hook.PreTool, Tool: h.Other, CallID: "call_garbled", Input: input}, mangle); !strings.Contains(r, "cannot read") {
 			t.Errorf("%s: a PreToolUse of %s: %q, want it refused", name, h.Other, r)
 		}
+	}
+}
+
+// noStateDir: when the state dir cannot be had (no JIG_STATE_DIR, XDG
+// state or HOME) no switch can be read, so every call is refused, small
+// or huge, the cause said beside; any other event says the cause, and
+// nothing is written.
+func noStateDir(t *testing.T, h Harness) {
+	w := newWorld(t, h)
+	s := w.session("suite-nodir")
+	k := w.hooks(os.Getpid())
+	k.Dir, k.NoDir = nil, errors.New("no state dir: the suite's")
+	huge := map[string]any{"content": strings.Repeat("SUITE-HUGE ", 5<<20/11+1)}
+	for _, input := range []map[string]any{nil, huge} {
+		ev := Event{Kind: hook.PreTool, Session: s.id, CWD: "/work/suite", Transcript: s.transcript, Tool: h.Other, CallID: "call_nodir", Input: input}
+		out, err := h.Hook(k, h.Stdin(ev))
+		if r := h.Denied(t, out); !strings.Contains(r, "cannot be read") || err == nil || !strings.Contains(err.Error(), "no state dir") {
+			t.Errorf("a PreToolUse of %s (%d arguments) without a state dir: reason %q, error %v; want it refused, the cause said", h.Other, len(input), r, err)
+		}
+	}
+	out, err := h.Hook(k, h.Stdin(Event{Kind: hook.Stop, Session: s.id, CWD: "/work/suite", Transcript: s.transcript}))
+	if len(out) > 0 || err == nil {
+		t.Errorf("a Stop without a state dir: %s, %v; want no answer and the cause", out, err)
+	}
+	if _, err := os.Stat(w.dir.Root); !os.IsNotExist(err) {
+		t.Errorf("the state dir was made: %v", err)
 	}
 }
