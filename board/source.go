@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,45 +28,31 @@ const HostTimeout = 2 * time.Second
 var maxListing = 64 << 20
 
 // Local is the live sessions of this machine's state dir, and their heads
-// (for checking, later, that their processes still run).
+// (for checking, later, that their processes still run). Each file is read
+// once, and read and decoded by a worker a core: decoding is most of a
+// refresh's cost. A file that cannot be read is not a row.
 func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status.Head, error) {
-	heads, err := dir.List(false, live, nil) // a file that cannot be read is not a row
+	var mu sync.Mutex
+	var rows []Row
+	var heads []*status.Head
+	err := dir.EachFile(false, live, func() func(*status.Head, []byte) {
+		repos := transcript.NewRepoFinder() // its caches are the worker's own
+		branches := map[string]string{}
+		return func(h *status.Head, data []byte) {
+			r, err := LocalRow(data, host, repos)
+			if err != nil {
+				return
+			}
+			r.Branch = branchOf(r.cwd, repos, branches)
+			mu.Lock()
+			rows, heads = append(rows, r), append(heads, h)
+			mu.Unlock()
+		}
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	// The files are read and decoded by a worker a core: decoding is most
-	// of a refresh's cost.
-	rows, ok := make([]Row, len(heads)), make([]bool, len(heads))
-	workers := min(runtime.NumCPU(), 4, max(len(heads), 1))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			repos := transcript.NewRepoFinder() // its caches are the worker's own
-			branches := map[string]string{}
-			var buf []byte
-			for i := w; i < len(heads); i += workers {
-				data, err := dir.ReadRaw(heads[i].Name, buf)
-				buf = data
-				if err != nil {
-					continue // ended since the listing
-				}
-				if rows[i], err = LocalRow(data, host, repos); err == nil {
-					rows[i].Branch = branchOf(rows[i].cwd, repos, branches)
-					ok[i] = true
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	out, kept := rows[:0], heads[:0]
-	for i, r := range rows {
-		if ok[i] {
-			out, kept = append(out, r), append(kept, heads[i])
-		}
-	}
-	return out, kept, nil
+	return rows, heads, nil
 }
 
 // LocalRow is the row of one of this machine's status files; repos names
