@@ -55,11 +55,13 @@ func fieldsOf(data []byte) (fields []field, ok bool) {
 // make up most of its bytes.
 var heavy = map[string]bool{"outputs": true, "workflow": true}
 
-// Slim is a status file with only what a board row reads of it, for a
-// remote host's listing (`jig session list --json --slim`): without its
-// outputs and workflow, its recent calls cut to their tools (each once,
-// newest first) and its context detail to its tools; the rest as it is,
-// still in jig's layout. A file laid out otherwise is given as it is.
+// Slim is a status file cut to what a board row reads of it, for a remote
+// host's listing (`jig session list --slim`): without its outputs and
+// workflow, its recent calls cut to their tools (each once, newest first)
+// and its context detail to its tools, which leaves a tenth of a busy
+// session's file; its small fields stay as they are (a newer board may show
+// one more of them), and it stays in jig's layout. A file laid out
+// otherwise is given as it is.
 func Slim(data []byte) []byte {
 	fields, ok := fieldsOf(data)
 	if !ok {

@@ -132,7 +132,12 @@ func (s SSH) Run(ctx context.Context, host string, args ...string) ([]byte, erro
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil && !errors.Is(err, exec.ErrWaitDelay): // ErrWaitDelay: ssh is done, a leftover held its output
+		var exit *exec.ExitError
+		usage := errors.As(err, &exit) && exit.ExitCode() == usageExit
 		err = remoteError(err, stderr.String())
+		if usage {
+			err = refused{err}
+		}
 		if strings.Contains(err.Error(), strings.TrimLeft(cmdline.RemoteArgs, "-")) {
 			// words no shell takes literally go hex-encoded, which an older jig cannot read
 			err = fmt.Errorf("%w (jig there is too old for this id's characters: update it)", err)
@@ -141,6 +146,18 @@ func (s SSH) Run(ctx context.Context, host string, args ...string) ([]byte, erro
 	}
 	return out.Bytes(), nil
 }
+
+// usageExit is jig's exit code for a command line it does not take (ssh
+// passes the remote program's on).
+const usageExit = 2
+
+// errRefused is a command line the jig there did not take (refused).
+var errRefused = errors.New("the command line was refused")
+
+// refused is the jig there's complaint about the command line.
+type refused struct{ error }
+
+func (r refused) Unwrap() []error { return []error{r.error, errRefused} }
 
 // outputDelay is how long the board reads on after ssh has ended, for
 // what is still in the pipe.
@@ -155,17 +172,39 @@ func remoteError(err error, stderr string) error {
 	return err
 }
 
-// Remote is the live sessions of host, as its own jig lists them.
+// Remote is the live sessions of host, as its own jig lists them: the slim
+// listing, else, from a jig older than --slim, the plain one.
 func (s SSH) Remote(ctx context.Context, host string) ([]Row, error) {
-	data, err := s.Run(ctx, host, "session", "list", "--json")
+	rows, _, err := s.remote(ctx, host, true)
+	return rows, err
+}
+
+// slimFlag is the flag that asks a host's jig for the slim listing (a test
+// asks for one no jig knows, as an older jig knows no --slim).
+var slimFlag = "--slim"
+
+// remote is Remote asking for the slim listing when slim. A jig older than
+// the flag refuses it as the command line's fault (exit code 2, "flag
+// provided but not defined"); the plain listing is asked for then, and
+// plain says so.
+func (s SSH) remote(ctx context.Context, host string, slim bool) (rows []Row, plain bool, err error) {
+	args := []string{"session", "list", "--json"}
+	if slim {
+		args = append(args, slimFlag)
+	}
+	data, err := s.Run(ctx, host, args...)
+	if slim && errors.Is(err, errRefused) {
+		rows, _, err = s.remote(ctx, host, false)
+		return rows, true, err
+	}
 	if err != nil {
-		return nil, err
+		return nil, !slim, err
 	}
 	var docs []json.RawMessage
 	if err := json.Unmarshal(data, &docs); err != nil {
-		return nil, fmt.Errorf("jig there printed no session list: %v", err)
+		return nil, !slim, fmt.Errorf("jig there printed no session list: %v", err)
 	}
-	rows := make([]Row, 0, len(docs))
+	rows = make([]Row, 0, len(docs))
 	for _, d := range docs {
 		r, err := rowOf(d, nil) // its folders are not this machine's
 		if err != nil {
@@ -174,7 +213,7 @@ func (s SSH) Remote(ctx context.Context, host string) ([]Row, error) {
 		r.Host = host // the name the user reaches it by
 		rows = append(rows, r)
 	}
-	return rows, nil
+	return rows, !slim, nil
 }
 
 // Down is the placeholder row of a host that gave no rows.
