@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 )
 
 // A status file as jig writes it (status.Encode) has each top-level key on
@@ -17,8 +19,16 @@ import (
 // cost the board ten times what listing them does. A file laid out
 // otherwise is decoded whole.
 
-// fieldSep ends a top-level field in jig's layout (the quote opens the next).
-var fieldSep = []byte(",\n  \"")
+// fieldSep ends a top-level field in jig's layout (the quote opens the
+// next); an array's or an object's field ends with its closing bracket
+// before it, which is rare inside it where a comma is not: looking for the
+// two together passes over a long list in one stride.
+var (
+	fieldSep        = []byte(",\n  \"")
+	arrayFieldSep   = []byte("],\n  \"")
+	objectFieldSep  = []byte("},\n  \"")
+	fieldSepClosing = map[byte][]byte{'[': arrayFieldSep, '{': objectFieldSep}
+)
 
 // field is one top-level field of a file in jig's layout: its key, its
 // text (`"key": value`) and its value.
@@ -36,17 +46,22 @@ func fieldsOf(data []byte) (fields []field, ok bool) {
 	}
 	fields = make([]field, 0, 32)
 	for rest := body[len("{\n  "):]; len(rest) > 0; {
+		key, value, ok := bytes.Cut(rest, []byte(`": `))
+		if !ok || len(key) < 2 || key[0] != '"' || bytes.IndexByte(key[1:], '"') >= 0 || len(value) == 0 {
+			return nil, false
+		}
+		sep, skip := fieldSep, 0
+		if closing, ok := fieldSepClosing[value[0]]; ok {
+			sep, skip = closing, 1 // the bracket is the value's
+		}
 		text := rest
-		if end := bytes.Index(rest, fieldSep); end >= 0 {
+		if end := bytes.Index(value, sep); end >= 0 {
+			end += len(rest) - len(value) + skip
 			text, rest = rest[:end], rest[end+len(fieldSep)-1:]
 		} else {
 			rest = nil
 		}
-		key, value, ok := bytes.Cut(text, []byte(`": `))
-		if !ok || len(key) < 2 || key[0] != '"' || bytes.IndexByte(key[1:], '"') >= 0 {
-			return nil, false
-		}
-		fields = append(fields, field{key: string(key[1:]), text: text, value: value})
+		fields = append(fields, field{key: string(key[1:]), text: text, value: text[len(key)+len(`": `):]})
 	}
 	return fields, true
 }
@@ -137,17 +152,23 @@ func recentTools(value []byte) [][]byte {
 	}
 }
 
-// fileFields is the index in file of each field by its JSON key, found
-// once, when a board first reads a file.
-var fileFields = sync.OnceValue(func() map[string]int {
-	t := reflect.TypeFor[file]()
-	out := make(map[string]int, t.NumField())
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		out[name] = i
+// jsonFields is the index of each field of struct type t by its JSON key.
+func jsonFields(t reflect.Type) map[string]int {
+	if m, ok := structFields.Load(t); ok {
+		return m.(map[string]int)
 	}
-	return out
-})
+	m := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			m[name] = i
+		}
+	}
+	structFields.Store(t, m)
+	return m
+}
+
+// structFields caches jsonFields by type.
+var structFields sync.Map
 
 // decodeFields fills f from a file in jig's layout, decoding the values of
 // the fields it has and no others (the outputs are passed over: the board
@@ -158,7 +179,7 @@ func decodeFields(data []byte, f *file) bool {
 	if !ok {
 		return false
 	}
-	index := fileFields()
+	index := jsonFields(reflect.TypeFor[file]())
 	v := reflect.ValueOf(f).Elem()
 	for _, fl := range fields {
 		switch i, ok := index[fl.key]; {
@@ -166,26 +187,136 @@ func decodeFields(data []byte, f *file) bool {
 		case fl.key == "recent":
 			f.Recent = f.Recent[:0]
 			for _, tool := range recentTools(fl.value) {
-				f.Recent = append(f.Recent, struct {
-					Tool string `json:"tool"`
-				}{})
-				if json.Unmarshal(tool, &f.Recent[len(f.Recent)-1].Tool) != nil {
+				name, ok := jsonString(tool)
+				if !ok {
 					return false
 				}
+				f.Recent = append(f.Recent, struct {
+					Tool string `json:"tool"`
+				}{name})
 			}
 		case fl.key == "contextDetail":
 			f.ContextDetail = nil
 			if tools, ok := detailTools(fl.value); ok {
 				f.ContextDetail = &contextDetail{}
-				if json.Unmarshal(tools, &f.ContextDetail.Tools) != nil {
+				if !decodeValue(tools, reflect.ValueOf(&f.ContextDetail.Tools).Elem(), "    ") {
 					return false
 				}
 			}
 		default:
-			if json.Unmarshal(fl.value, v.Field(i).Addr().Interface()) != nil {
+			if !decodeValue(fl.value, v.Field(i), "  ") {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// decodeValue decodes value, laid out as jig writes it with its closing
+// bracket indented by indent, into dst: the strings, bools, times, nulls,
+// objects and lists of objects that make up a status file's small fields
+// without encoding/json's machinery, which costs more to set up than they
+// take to read (an object's keys that dst has no field for are passed
+// over); numbers, maps and the rest with it.
+func decodeValue(value []byte, dst reflect.Value, indent string) bool {
+	switch dst.Kind() {
+	case reflect.Pointer:
+		if string(value) == "null" {
+			dst.SetZero()
+			return true
+		}
+		if dst.IsNil() {
+			dst.Set(reflect.New(dst.Type().Elem()))
+		}
+		return decodeValue(value, dst.Elem(), indent)
+	case reflect.String:
+		s, ok := jsonString(value)
+		dst.SetString(s)
+		return ok
+	case reflect.Bool:
+		b, ok := jsonBool(value)
+		dst.SetBool(b)
+		return ok
+	case reflect.Struct:
+		if t, ok := dst.Addr().Interface().(*time.Time); ok {
+			return t.UnmarshalJSON(value) == nil
+		}
+		if string(value) == "{}" {
+			return true
+		}
+		inner := indent + "  "
+		keys, ok := bytes.CutPrefix(value, []byte("{"))
+		if ok {
+			keys, ok = bytes.CutSuffix(keys, []byte("\n"+indent+"}"))
+		}
+		return ok && decodeKeys(keys, dst, inner)
+	case reflect.Slice:
+		if dst.Type().Elem().Kind() != reflect.Struct {
+			break
+		}
+		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
+		if string(value) == "[]" {
+			return true
+		}
+		inner := indent + "  "
+		items, ok := bytes.CutPrefix(value, []byte("[\n"+inner+"{"))
+		if ok {
+			items, ok = bytes.CutSuffix(items, []byte("\n"+inner+"}\n"+indent+"]"))
+		}
+		if !ok {
+			break
+		}
+		for item := range bytes.SplitSeq(items, []byte("\n"+inner+"},\n"+inner+"{")) {
+			dst.Set(reflect.Append(dst, reflect.New(dst.Type().Elem()).Elem()))
+			if !decodeKeys(item, dst.Index(dst.Len()-1), inner+"  ") {
+				return false
+			}
+		}
+		return true
+	}
+	return json.Unmarshal(value, dst.Addr().Interface()) == nil
+}
+
+// decodeKeys decodes the keys of an object in jig's layout, each on a
+// line of its own indented by indent, into the struct dst.
+func decodeKeys(keys []byte, dst reflect.Value, indent string) bool {
+	keys, ok := bytes.CutPrefix(keys, []byte("\n"+indent+`"`))
+	if !ok {
+		return false
+	}
+	index := jsonFields(dst.Type())
+	for kv := range bytes.SplitSeq(keys, []byte(",\n"+indent+`"`)) {
+		key, value, ok := bytes.Cut(kv, []byte(`": `))
+		if !ok {
+			return false
+		}
+		if i, ok := index[string(key)]; ok && !decodeValue(value, dst.Field(i), indent) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonString is the string a JSON string literal holds: read as it is
+// when it has no escapes and is valid UTF-8 (jig's ids, names and paths),
+// else decoded by encoding/json; ok is false when it is no string.
+func jsonString(v []byte) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		inner := v[1 : len(v)-1]
+		plain := utf8.Valid(inner)
+		for _, c := range inner {
+			plain = plain && c >= 0x20 && c != '"' && c != '\\'
+		}
+		if plain {
+			return string(inner), true
+		}
+	}
+	var s string
+	err := json.Unmarshal(v, &s)
+	return s, err == nil
+}
+
+// jsonBool is the value of a JSON true or false.
+func jsonBool(v []byte) (b, ok bool) {
+	return string(v) == "true", string(v) == "true" || string(v) == "false"
 }

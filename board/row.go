@@ -132,11 +132,14 @@ type file struct {
 // contextDetail is what the board reads of a file's context detail: the
 // names of its tools, for the `t` menu.
 type contextDetail struct {
-	Tools []struct {
-		Name     string `json:"name"`
-		Off      bool   `json:"off"`
-		Inactive bool   `json:"inactive"`
-	} `json:"tools"`
+	Tools []detailTool `json:"tools"`
+}
+
+// detailTool is one of a context detail's tools.
+type detailTool struct {
+	Name     string `json:"name"`
+	Off      bool   `json:"off"`
+	Inactive bool   `json:"inactive"`
 }
 
 // rowOf is the row a status file's JSON gives; repo names the git work
