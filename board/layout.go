@@ -33,8 +33,7 @@ var (
 // field is one top-level field of a file in jig's layout: its key, its
 // text (`"key": value`) and its value.
 type field struct {
-	key         string
-	text, value []byte
+	key, text, value []byte
 }
 
 // fieldsOf is the top-level fields of a file in jig's layout, in order;
@@ -61,7 +60,7 @@ func fieldsOf(data []byte) (fields []field, ok bool) {
 		} else {
 			rest = nil
 		}
-		fields = append(fields, field{key: string(key[1:]), text: text, value: text[len(key)+len(`": `):]})
+		fields = append(fields, field{key: key[1:], text: text, value: text[len(key)+len(`": `):]})
 	}
 	return fields, true
 }
@@ -88,15 +87,15 @@ func Slim(data []byte) []byte {
 	for _, f := range fields {
 		text := f.text
 		switch {
-		case heavy[f.key]:
+		case heavy[string(f.key)]:
 			continue
-		case f.key == "contextDetail":
+		case string(f.key) == "contextDetail":
 			tools, ok := detailTools(f.value)
 			if !ok {
 				continue
 			}
 			text = slices.Concat([]byte("\"contextDetail\": {\n    \"tools\": "), tools, []byte("\n  }"))
-		case f.key == "recent":
+		case string(f.key) == "recent":
 			text = []byte(`"recent": [`)
 			for i, tool := range recentTools(f.value) {
 				if i > 0 {
@@ -182,9 +181,9 @@ func decodeFields(data []byte, f *file) bool {
 	index := jsonFields(reflect.TypeFor[file]())
 	v := reflect.ValueOf(f).Elem()
 	for _, fl := range fields {
-		switch i, ok := index[fl.key]; {
-		case !ok || heavy[fl.key]:
-		case fl.key == "recent":
+		switch i, ok := index[string(fl.key)]; {
+		case !ok || heavy[string(fl.key)]:
+		case string(fl.key) == "recent":
 			f.Recent = f.Recent[:0]
 			for _, tool := range recentTools(fl.value) {
 				name, ok := jsonString(tool)
@@ -195,16 +194,16 @@ func decodeFields(data []byte, f *file) bool {
 					Tool string `json:"tool"`
 				}{name})
 			}
-		case fl.key == "contextDetail":
+		case string(fl.key) == "contextDetail":
 			f.ContextDetail = nil
 			if tools, ok := detailTools(fl.value); ok {
 				f.ContextDetail = &contextDetail{}
-				if !decodeValue(tools, reflect.ValueOf(&f.ContextDetail.Tools).Elem(), "    ") {
+				if !decodeValue(tools, reflect.ValueOf(&f.ContextDetail.Tools).Elem(), 2) {
 					return false
 				}
 			}
 		default:
-			if !decodeValue(fl.value, v.Field(i), "  ") {
+			if !decodeValue(fl.value, v.Field(i), 1) {
 				return false
 			}
 		}
@@ -212,15 +211,39 @@ func decodeFields(data []byte, f *file) bool {
 	return true
 }
 
+// level is what marks the values and keys of one depth of jig's layout,
+// whose lines are indented by two spaces a depth.
+type level struct {
+	objectClose, listOpen, listClose, itemSep []byte // of a value whose closing bracket is at this depth
+	keyStart, keySep                          []byte // of keys at this depth
+}
+
+// levels are the depths of a status file the board reads in its layout;
+// deeper values are decoded by encoding/json.
+var levels = sync.OnceValue(func() []level {
+	out := make([]level, 6)
+	for d := range out {
+		sp, in := strings.Repeat("  ", d), strings.Repeat("  ", d+1)
+		out[d] = level{
+			objectClose: []byte("\n" + sp + "}"),
+			listOpen:    []byte("[\n" + in + "{"), listClose: []byte("\n" + in + "}\n" + sp + "]"),
+			itemSep:  []byte("\n" + in + "},\n" + in + "{"),
+			keyStart: []byte("\n" + sp + `"`), keySep: []byte(",\n" + sp + `"`),
+		}
+	}
+	return out
+})
+
 // decodeValue decodes value, laid out as jig writes it with its closing
-// bracket indented by indent, into dst: the strings, bools, times, nulls,
-// objects and lists of objects that make up a status file's small fields
-// without encoding/json's machinery, which costs more to set up than they
-// take to read (an object's keys that dst has no field for are passed
-// over); numbers, maps and the rest with it.
-func decodeValue(value []byte, dst reflect.Value, indent string) bool {
-	switch dst.Kind() {
-	case reflect.Pointer:
+// bracket at depth (1 for a top-level field's), into dst: the strings,
+// bools, times, nulls, objects and lists of objects that make up a status
+// file's small fields without encoding/json's machinery, which costs more
+// to set up than they take to read (an object's keys that dst has no field
+// for are passed over); numbers, maps and the rest with it.
+func decodeValue(value []byte, dst reflect.Value, depth int) bool {
+	lv := levels()
+	switch {
+	case dst.Kind() == reflect.Pointer:
 		if string(value) == "null" {
 			dst.SetZero()
 			return true
@@ -228,47 +251,42 @@ func decodeValue(value []byte, dst reflect.Value, indent string) bool {
 		if dst.IsNil() {
 			dst.Set(reflect.New(dst.Type().Elem()))
 		}
-		return decodeValue(value, dst.Elem(), indent)
-	case reflect.String:
+		return decodeValue(value, dst.Elem(), depth)
+	case dst.Kind() == reflect.String:
 		s, ok := jsonString(value)
 		dst.SetString(s)
 		return ok
-	case reflect.Bool:
+	case dst.Kind() == reflect.Bool:
 		b, ok := jsonBool(value)
 		dst.SetBool(b)
 		return ok
-	case reflect.Struct:
-		if t, ok := dst.Addr().Interface().(*time.Time); ok {
-			return t.UnmarshalJSON(value) == nil
-		}
+	case dst.Type() == timeType:
+		return dst.Addr().Interface().(*time.Time).UnmarshalJSON(value) == nil
+	case depth+2 >= len(lv):
+	case dst.Kind() == reflect.Struct:
 		if string(value) == "{}" {
 			return true
 		}
-		inner := indent + "  "
 		keys, ok := bytes.CutPrefix(value, []byte("{"))
 		if ok {
-			keys, ok = bytes.CutSuffix(keys, []byte("\n"+indent+"}"))
+			keys, ok = bytes.CutSuffix(keys, lv[depth].objectClose)
 		}
-		return ok && decodeKeys(keys, dst, inner)
-	case reflect.Slice:
-		if dst.Type().Elem().Kind() != reflect.Struct {
-			break
-		}
+		return ok && decodeKeys(keys, dst, depth+1)
+	case dst.Kind() == reflect.Slice && dst.Type().Elem().Kind() == reflect.Struct:
 		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
 		if string(value) == "[]" {
 			return true
 		}
-		inner := indent + "  "
-		items, ok := bytes.CutPrefix(value, []byte("[\n"+inner+"{"))
+		items, ok := bytes.CutPrefix(value, lv[depth].listOpen)
 		if ok {
-			items, ok = bytes.CutSuffix(items, []byte("\n"+inner+"}\n"+indent+"]"))
+			items, ok = bytes.CutSuffix(items, lv[depth].listClose)
 		}
 		if !ok {
 			break
 		}
-		for item := range bytes.SplitSeq(items, []byte("\n"+inner+"},\n"+inner+"{")) {
+		for item := range bytes.SplitSeq(items, lv[depth].itemSep) {
 			dst.Set(reflect.Append(dst, reflect.New(dst.Type().Elem()).Elem()))
-			if !decodeKeys(item, dst.Index(dst.Len()-1), inner+"  ") {
+			if !decodeKeys(item, dst.Index(dst.Len()-1), depth+2) {
 				return false
 			}
 		}
@@ -277,20 +295,23 @@ func decodeValue(value []byte, dst reflect.Value, indent string) bool {
 	return json.Unmarshal(value, dst.Addr().Interface()) == nil
 }
 
+var timeType = reflect.TypeFor[time.Time]()
+
 // decodeKeys decodes the keys of an object in jig's layout, each on a
-// line of its own indented by indent, into the struct dst.
-func decodeKeys(keys []byte, dst reflect.Value, indent string) bool {
-	keys, ok := bytes.CutPrefix(keys, []byte("\n"+indent+`"`))
+// line of its own at depth, into the struct dst.
+func decodeKeys(keys []byte, dst reflect.Value, depth int) bool {
+	lv := levels()[depth]
+	keys, ok := bytes.CutPrefix(keys, lv.keyStart)
 	if !ok {
 		return false
 	}
 	index := jsonFields(dst.Type())
-	for kv := range bytes.SplitSeq(keys, []byte(",\n"+indent+`"`)) {
+	for kv := range bytes.SplitSeq(keys, lv.keySep) {
 		key, value, ok := bytes.Cut(kv, []byte(`": `))
 		if !ok {
 			return false
 		}
-		if i, ok := index[string(key)]; ok && !decodeValue(value, dst.Field(i), indent) {
+		if i, ok := index[string(key)]; ok && !decodeValue(value, dst.Field(i), depth) {
 			return false
 		}
 	}
