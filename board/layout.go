@@ -36,18 +36,18 @@ type field struct {
 	key, text, value []byte
 }
 
-// fieldsOf is the top-level fields of a file in jig's layout, in order;
-// ok is false for a file laid out otherwise.
-func fieldsOf(data []byte) (fields []field, ok bool) {
+// eachField calls fn with each top-level field of a file in jig's layout,
+// in order, until fn returns false; it reports whether the file is in that
+// layout and fn took every field.
+func eachField(data []byte, fn func(field) bool) bool {
 	body, ok := bytes.CutSuffix(bytes.TrimRight(data, " \n"), []byte("\n}"))
 	if !ok || !bytes.HasPrefix(body, []byte("{\n  \"")) {
-		return nil, false
+		return false
 	}
-	fields = make([]field, 0, 32)
 	for rest := body[len("{\n  "):]; len(rest) > 0; {
 		key, value, ok := bytes.Cut(rest, []byte(`": `))
 		if !ok || len(key) < 2 || key[0] != '"' || bytes.IndexByte(key[1:], '"') >= 0 || len(value) == 0 {
-			return nil, false
+			return false
 		}
 		sep, skip := fieldSep, 0
 		if closing, ok := fieldSepClosing[value[0]]; ok {
@@ -60,9 +60,11 @@ func fieldsOf(data []byte) (fields []field, ok bool) {
 		} else {
 			rest = nil
 		}
-		fields = append(fields, field{key: key[1:], text: text, value: text[len(key)+len(`": `):]})
+		if !fn(field{key: key[1:], text: text, value: text[len(key)+len(`": `):]}) {
+			return false
+		}
 	}
-	return fields, true
+	return true
 }
 
 // heavy are the fields of a status file the board has no use for, which
@@ -77,22 +79,18 @@ var heavy = map[string]bool{"outputs": true, "workflow": true}
 // one more of them), and it stays in jig's layout. A file laid out
 // otherwise is given as it is.
 func Slim(data []byte) []byte {
-	fields, ok := fieldsOf(data)
-	if !ok {
-		return data
-	}
 	out := make([]byte, 0, 2048)
 	out = append(out, "{\n  "...)
 	n := 0
-	for _, f := range fields {
+	if !eachField(data, func(f field) bool {
 		text := f.text
 		switch {
 		case heavy[string(f.key)]:
-			continue
+			return true
 		case string(f.key) == "contextDetail":
 			tools, ok := detailTools(f.value)
 			if !ok {
-				continue
+				return true
 			}
 			text = slices.Concat([]byte("\"contextDetail\": {\n    \"tools\": "), tools, []byte("\n  }"))
 		case string(f.key) == "recent":
@@ -113,6 +111,9 @@ func Slim(data []byte) []byte {
 		}
 		out = append(out, text...)
 		n++
+		return true
+	}) {
+		return data
 	}
 	return append(out, "\n}\n"...)
 }
@@ -174,13 +175,9 @@ var structFields sync.Map
 // names a project by them only for a file laid out otherwise); ok is false
 // for a file laid out otherwise, or a value that does not decode.
 func decodeFields(data []byte, f *file) bool {
-	fields, ok := fieldsOf(data)
-	if !ok {
-		return false
-	}
 	index := jsonFields(reflect.TypeFor[file]())
 	v := reflect.ValueOf(f).Elem()
-	for _, fl := range fields {
+	return eachField(data, func(fl field) bool {
 		switch i, ok := index[string(fl.key)]; {
 		case !ok || heavy[string(fl.key)]:
 		case string(fl.key) == "recent":
@@ -203,12 +200,10 @@ func decodeFields(data []byte, f *file) bool {
 				}
 			}
 		default:
-			if !decodeValue(fl.value, v.Field(i), 1) {
-				return false
-			}
+			return decodeValue(fl.value, v.Field(i), 1)
 		}
-	}
-	return true
+		return true
+	})
 }
 
 // level is what marks the values and keys of one depth of jig's layout,
