@@ -172,15 +172,18 @@ var structFields sync.Map
 
 // decodeFields fills f from a file in jig's layout, decoding the values of
 // the fields it has and no others (the outputs are passed over: the board
-// names a project by them only for a file laid out otherwise); ok is false
-// for a file laid out otherwise, or a value that does not decode.
+// names a project by them only for a file laid out otherwise), of each
+// recent call its tool alone, of the context detail its tools alone; ok is
+// false for a file laid out otherwise, or a value that does not decode.
 func decodeFields(data []byte, f *file) bool {
 	index := jsonFields(reflect.TypeFor[file]())
 	v := reflect.ValueOf(f).Elem()
 	return eachField(data, func(fl field) bool {
-		switch i, ok := index[string(fl.key)]; {
+		i, ok := index[string(fl.key)]
+		switch {
 		case !ok || heavy[string(fl.key)]:
-		case string(fl.key) == "recent":
+			return true
+		case string(fl.key) == "recent" && isList(fl.value, 1):
 			f.Recent = f.Recent[:0]
 			for _, tool := range recentTools(fl.value) {
 				name, ok := jsonString(tool)
@@ -191,18 +194,17 @@ func decodeFields(data []byte, f *file) bool {
 					Tool string `json:"tool"`
 				}{name})
 			}
+			return true
 		case string(fl.key) == "contextDetail":
 			f.ContextDetail = nil
-			if tools, ok := detailTools(fl.value); ok {
-				f.ContextDetail = &contextDetail{}
-				if !decodeValue(tools, reflect.ValueOf(&f.ContextDetail.Tools).Elem(), 2) {
-					return false
-				}
+			tools, ok := detailTools(fl.value)
+			if !ok {
+				return decodeValue(fl.value, v.Field(i), 1)
 			}
-		default:
-			return decodeValue(fl.value, v.Field(i), 1)
+			f.ContextDetail = &contextDetail{}
+			return decodeValue(tools, reflect.ValueOf(&f.ContextDetail.Tools).Elem(), 2)
 		}
-		return true
+		return decodeValue(fl.value, v.Field(i), 1)
 	})
 }
 
@@ -291,6 +293,13 @@ func decodeValue(value []byte, dst reflect.Value, depth int) bool {
 }
 
 var timeType = reflect.TypeFor[time.Time]()
+
+// isList reports whether value is a list of objects in jig's layout, its
+// closing bracket at depth, or an empty one.
+func isList(value []byte, depth int) bool {
+	lv := levels()[depth]
+	return string(value) == "[]" || string(value) == "null" || bytes.HasPrefix(value, lv.listOpen) && bytes.HasSuffix(value, lv.listClose)
+}
 
 // decodeKeys decodes the keys of an object in jig's layout, each on a
 // line of its own at depth, into the struct dst.

@@ -152,6 +152,11 @@ func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 			return Row{}, err
 		}
 	}
+	return rowFrom(f, repo), nil
+}
+
+// rowFrom is the row of a decoded status file.
+func rowFrom(f file, repo func(dir string) string) Row {
 	r := Row{
 		Host: f.Host, Session: f.Session, Agent: f.Agent, State: f.State,
 		Context: f.Context.Percent, Cost: f.Usage.Cost, Updated: f.UpdatedAt, Since: f.UpdatedAt,
@@ -186,7 +191,7 @@ func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	if a := f.LastRequest; a != nil && a.ID != "" {
 		r.Answer = a
 	}
-	return r, nil
+	return r
 }
 
 // project is the ticket's key, else the name of the repository holding the
