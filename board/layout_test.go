@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"jig/status"
+	"jig/transcript"
 )
 
 // layoutStatuses are status files as jig writes them, of every shape a
@@ -119,6 +124,58 @@ func TestFieldsRefuseWhatIsNotJigs(t *testing.T) {
 		}
 		if r, err := rowOf([]byte(doc), nil); err == nil {
 			t.Errorf("a row of %q: %+v", doc, r)
+		}
+	}
+}
+
+// Local, reading each file once on a worker a core, gives the rows of the
+// live sessions and only those, each as the file's row with the branch of
+// its work tree, and their heads.
+func TestLocalRowsOfTheLiveSessions(t *testing.T) {
+	dir := &status.Dir{Root: t.TempDir()}
+	repo := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".git", "HEAD"), []byte("ref: refs/heads/feature/cart\n"), 0o644)
+	dead := exec.Command("true")
+	dead.Run()
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	want := map[string]Row{}
+	for i, s := range slices.Repeat(layoutStatuses(), 5) {
+		c := *s
+		c.Session, c.Host, c.CWD, c.PID = fmt.Sprintf("s%02d", i), "here", filepath.Join(repo, "sub"), os.Getpid()
+		if i%3 == 2 {
+			c.PID = dead.Process.Pid
+		}
+		if _, err := dir.Write(&c, at); err != nil {
+			t.Fatal(err)
+		}
+		if c.PID != os.Getpid() {
+			continue
+		}
+		data, err := os.ReadFile(dir.SessionPath(c.Session))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := LocalRow(data, "here", transcript.NewRepoFinder())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Branch = "feature/cart"
+		want[r.Session] = r
+	}
+	rows, heads, err := Local(dir, status.Liveness{Host: "here"}, "here")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(want) || len(heads) != len(rows) {
+		t.Fatalf("%d rows, %d heads; want %d", len(rows), len(heads), len(want))
+	}
+	for i, r := range rows {
+		if !reflect.DeepEqual(r, want[r.Session]) || heads[i].Session != r.Session {
+			t.Errorf("row %+v\nwant %+v (head %s)", r, want[r.Session], heads[i].Session)
+		}
+		if r.Project != filepath.Base(repo) && r.Project != "SHOP-142" {
+			t.Errorf("project %q", r.Project)
 		}
 	}
 }
