@@ -34,17 +34,11 @@ func (d *Dir) List(all bool, live Liveness, warn func(error)) ([]*Head, error) {
 	return heads, err
 }
 
-// WriteArray writes the files of heads as one JSON array, each as written,
-// one at a time: its bytes are passed through, never decoded whole. A file
-// gone since the listing is left out; one that cannot be read is too, and
-// given to warn.
-func (d *Dir) WriteArray(out io.Writer, heads []*Head, warn func(error)) error {
-	return d.WriteArrayOf(out, heads, warn, nil)
-}
-
-// WriteArrayOf is WriteArray with each file as shape makes it of its bytes
-// (nil: as written).
-func (d *Dir) WriteArrayOf(out io.Writer, heads []*Head, warn func(error), shape func(data []byte) []byte) error {
+// WriteArray writes the files of heads as one JSON array, each as written
+// (or as shape makes it of those bytes, when given), one at a time: its
+// bytes are passed through, never decoded whole. A file gone since the
+// listing is left out; one that cannot be read is too, and given to warn.
+func (d *Dir) WriteArray(out io.Writer, heads []*Head, warn func(error), shape func(data []byte) []byte) error {
 	w := bufio.NewWriterSize(out, 64<<10)
 	w.WriteString("[")
 	n := 0

@@ -47,7 +47,7 @@ func sessionListCommand(e *env) *cli.Command {
 				if slim {
 					shape = board.Slim
 				}
-				return out.Docs(e.stdout, func(w io.Writer) error { return dir.WriteArrayOf(w, heads, warn, shape) })
+				return out.Docs(e.stdout, func(w io.Writer) error { return dir.WriteArray(w, heads, warn, shape) })
 			}
 			render.Table(e.stdout, dir.ReadHeads(heads), live.Alive, e.now(), columns(e.getenv, e.stdout))
 			return nil
