@@ -97,14 +97,18 @@ ssh -F "$work/ssh_config" hostb true
 	JIG_STATE_DIR="$work/local" measure "$work/bin/jig" session list --json | row '`session list --json`' 500
 	JIG_STATE_DIR="$work/local" measure "$work/bin/jig" board --once | row '`board --once`' 500
 	# each benchmark $runs times, interleaved, its median: one run on a shared machine says little
-	JIG_BENCH_STATE="$work/local" go test ./board -run '^$' -bench '^Benchmark(Local|LiveRefresh)$' -benchtime 20x -count "$runs" >"$work/bench.txt"
+	JIG_BENCH_STATE="$work/local" go test ./board -run '^$' -bench '^Benchmark(Local|LiveRefresh|RowOf)$' -benchtime 20x -count "$runs" >"$work/bench.txt"
 	grep '^BenchmarkLocal-' "$work/bench.txt" | awk '{print $3/1e6}' | median |
 		awk '{printf "| a live refresh of this machine (board.Local, in the running board) | 500 | %.2f ms |\n", $1}'
 	grep '^BenchmarkLiveRefresh-' "$work/bench.txt" | awk '{print $3/1e6}' | median |
 		awk '{printf "| the same, sorted and drawn in colour on a 160×50 screen (a redraw after a file event) | 500 | %.2f ms |\n", $1}'
+	grep '^BenchmarkRowOf-' "$work/bench.txt" | awk '{print $3/1e6}' | median |
+		awk '{printf "| one file decoded into its row (rowOf, in process, no system calls) | 1 | %.3f ms |\n", $1}'
 	JIG_STATE_DIR="$work/a" measure "$work/bin/jig" session list --json | row '`session list --json` (on one host)' 25
+	JIG_STATE_DIR="$work/a" measure "$work/bin/jig" session list --json --slim | row '`session list --json --slim` (on one host: what the board asks)' 25
 	measure ssh -F "$work/ssh_config" hosta true | row 'ssh + `true` (warm master): the cost of one question' -
 	measure ssh -F "$work/ssh_config" hosta jig session list --json | row 'ssh + `session list --json` (warm master)' 25
+	measure ssh -F "$work/ssh_config" hosta jig session list --json --slim | row 'ssh + `session list --json --slim` (warm master)' 25
 	JIG_STATE_DIR="$work/empty" measure "$work/bin/jig" board --once --host hosta --host hostb | row '`board --once --host hosta --host hostb`' 50
 } | tee "$work/table.md"
 {

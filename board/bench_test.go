@@ -2,6 +2,7 @@ package board
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -44,6 +45,29 @@ func BenchmarkLiveRefresh(b *testing.B) {
 		v.SetRows(rows)
 		if len(v.Lines(160, 50, time.Now())) != 50 {
 			b.Fatal("the screen is not full")
+		}
+	}
+}
+
+// BenchmarkRowOf decodes one file of $JIG_BENCH_STATE into its row: the
+// part of a refresh that is the board's own work, without the system calls.
+func BenchmarkRowOf(b *testing.B) {
+	root := os.Getenv("JIG_BENCH_STATE")
+	if root == "" {
+		b.Skip("JIG_BENCH_STATE names no state dir (bench/board.sh fills one)")
+	}
+	files, _ := filepath.Glob(filepath.Join(root, status.SessionsDir, "*.json"))
+	if len(files) == 0 {
+		b.Fatal("no status file")
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := rowOf(data, nil); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

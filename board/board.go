@@ -24,6 +24,8 @@ type Board struct {
 	Host  string // this machine's name
 	Hosts []string
 	SSH   SSH
+
+	plain sync.Map // the hosts whose jig is older than the slim listing
 }
 
 // New is the board of dir's sessions on this machine (host) and of the
@@ -99,7 +101,11 @@ func (b *Board) LocalRows() ([]Row, []*status.Head, error) {
 
 // HostRows is one remote host's rows, or its placeholder row.
 func (b *Board) HostRows(ctx context.Context, host string) []Row {
-	rows, err := b.SSH.Remote(ctx, host)
+	_, old := b.plain.Load(host)
+	rows, plain, err := b.SSH.remote(ctx, host, !old)
+	if plain && !old {
+		b.plain.Store(host, true) // asked plainly from now on
+	}
 	if err != nil {
 		return []Row{Down(host, err)}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -235,5 +236,70 @@ func TestALeftoverHoldingSSHsOutputDoesNotHoldTheBoard(t *testing.T) {
 	}
 	if ctx.Err() != nil {
 		t.Error("the board waited for the leftover")
+	}
+}
+
+// TestAnOlderRemoteJigIsAskedPlainly: over a real sshd, the board asks the
+// host's jig for the slim listing, and its rows are the rows the plain
+// listing gives. A jig older than --slim refuses it as every jig refuses a
+// flag it does not know (urfave/cli's "flag provided but not defined",
+// exit code 2): here the real jig there is asked for a flag that no jig
+// knows. The board then asks for the plain listing, gives the same rows,
+// and asks that host plainly from then on.
+func TestAnOlderRemoteJigIsAskedPlainly(t *testing.T) {
+	jig := testsrc.Jig(t)
+	remote := stateDir(t)
+	srv := sshtest.Start(t, "devbox", "JIG_STATE_DIR="+remote, "PATH="+filepath.Dir(jig)+":/usr/bin:/bin")
+	pid := strconv.Itoa(agent(t))
+	status := `{"state":"busy","cwd":"/srv/shop","model":{"provider":"p","id":"m","name":"Remote Model"},
+	"attention":{"kind":"permission","tool":"Bash"},"recent":[{"tool":"Bash","outcome":"ok"},{"tool":"Read","outcome":"ok"}],
+	"outputs":[{"path":"/srv/shop/a.go","action":"changed","repo":"/srv/shop"}]}`
+	for _, id := range []string{"there-1", "there-2"} {
+		if _, err := jigIn(t, jig, remote, status, nil, "session", "write", "--session", id, "--pid", pid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// ssh, with each command it is given written down
+	dir := t.TempDir()
+	script, log := filepath.Join(dir, "ssh"), filepath.Join(dir, "asked")
+	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$*\" >> "+log+"\nexec "+srv.SSHCommand()+" \"$@\"\n"), 0o755)
+	asked := func() string {
+		data, _ := os.ReadFile(log)
+		os.Remove(log)
+		return string(data)
+	}
+	ssh := board.SSH{Command: script, Timeout: 20 * time.Second}
+	ctx := context.Background()
+
+	b := &board.Board{Hosts: []string{"devbox"}, SSH: ssh}
+	slim := b.HostRows(ctx, "devbox")
+	if got := asked(); strings.Count(got, "\n") != 1 || !strings.Contains(got, "session list --json --slim") {
+		t.Errorf("the board asked:\n%s", got)
+	}
+	if len(slim) != 2 || slim[0].Err != "" || slim[0].Model != "Remote Model" || slim[0].LastTool != "Bash" || len(slim[0].Tools) != 2 {
+		t.Fatalf("slim rows %+v", slim)
+	}
+
+	board.AskForSlimWith(t, "--slim-from-the-future")
+	b = &board.Board{Hosts: []string{"devbox"}, SSH: ssh}
+	plain := b.HostRows(ctx, "devbox")
+	got := asked()
+	if lines := strings.Split(strings.TrimSpace(got), "\n"); len(lines) != 2 || !strings.HasSuffix(lines[0], "--json --slim-from-the-future") ||
+		!strings.HasSuffix(lines[1], "session list --json") {
+		t.Errorf("the board asked:\n%s", got)
+	}
+	byID := func(rows []board.Row) map[string]board.Row {
+		m := map[string]board.Row{}
+		for _, r := range rows {
+			m[r.Session] = r
+		}
+		return m
+	}
+	if !reflect.DeepEqual(byID(plain), byID(slim)) {
+		t.Errorf("the plain listing's rows %+v\nthe slim listing's %+v", plain, slim)
+	}
+	b.HostRows(ctx, "devbox")
+	if got := asked(); strings.Count(got, "\n") != 1 || strings.Contains(got, "--slim") {
+		t.Errorf("once refused, the board asked:\n%s", got)
 	}
 }

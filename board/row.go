@@ -5,7 +5,6 @@
 package board
 
 import (
-	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -133,23 +132,31 @@ type file struct {
 // contextDetail is what the board reads of a file's context detail: the
 // names of its tools, for the `t` menu.
 type contextDetail struct {
-	Tools []struct {
-		Name     string `json:"name"`
-		Off      bool   `json:"off"`
-		Inactive bool   `json:"inactive"`
-	} `json:"tools"`
+	Tools []detailTool `json:"tools"`
+}
+
+// detailTool is one of a context detail's tools.
+type detailTool struct {
+	Name     string `json:"name"`
+	Off      bool   `json:"off"`
+	Inactive bool   `json:"inactive"`
 }
 
 // rowOf is the row a status file's JSON gives; repo names the git work
 // tree holding a folder of this machine ("" when none or unknown).
 func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	var f file
-	if json.Unmarshal(slim(data), &f) != nil {
-		f = file{} // laid out as jig does, but not jig's: read whole
+	if !decodeFields(data, &f) {
+		f = file{} // laid out otherwise, or laid out as jig does but not jig's: read whole
 		if err := json.Unmarshal(data, &f); err != nil {
 			return Row{}, err
 		}
 	}
+	return rowFrom(f, repo), nil
+}
+
+// rowFrom is the row of a decoded status file.
+func rowFrom(f file, repo func(dir string) string) Row {
 	r := Row{
 		Host: f.Host, Session: f.Session, Agent: f.Agent, State: f.State,
 		Context: f.Context.Percent, Cost: f.Usage.Cost, Updated: f.UpdatedAt, Since: f.UpdatedAt,
@@ -184,91 +191,7 @@ func rowOf(data []byte, repo func(dir string) string) (Row, error) {
 	if a := f.LastRequest; a != nil && a.ID != "" {
 		r.Answer = a
 	}
-	return r, nil
-}
-
-// heavy are the fields of a status file the board has no use for, which
-// make up most of its bytes.
-var heavy = map[string]bool{"outputs": true, "workflow": true}
-
-// slim is a status file without its heavy fields, when it is laid out as
-// jig writes it (each top-level key on a line of its own, two spaces in: a
-// string holds no raw newline, deeper keys are indented further); else the
-// file as it is. Decoding 500 files whole would cost the board ten times
-// what listing them does.
-func slim(data []byte) []byte {
-	sep := []byte(",\n  \"")
-	body, ok := bytes.CutSuffix(bytes.TrimRight(data, " \n"), []byte("\n}"))
-	if !ok || !bytes.HasPrefix(body, []byte("{\n  \"")) {
-		return data
-	}
-	out := make([]byte, 0, 2048)
-	out = append(out, '{')
-	for rest := body[2:]; len(rest) > 0; { // from the first key's line
-		field := rest
-		if end := bytes.Index(rest, sep); end >= 0 {
-			field, rest = rest[:end], rest[end+1:]
-		} else {
-			rest = nil
-		}
-		key, _, _ := bytes.Cut(bytes.TrimLeft(field, "\n "), []byte(`":`))
-		switch name := string(bytes.TrimPrefix(key, []byte(`"`))); {
-		case heavy[name]:
-			continue
-		case name == "contextDetail":
-			if field = detailTools(field); field == nil {
-				continue
-			}
-		case name == "recent":
-			field = recentTools(field)
-		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(out, field...)
-	}
-	return append(out, '}')
-}
-
-// detailTools is the context detail's field in jig's layout with its tools
-// alone (its other lists are most of it); nil when it has none.
-func detailTools(field []byte) []byte {
-	key := []byte("\n    \"tools\": ")
-	i := bytes.Index(field, key)
-	if i < 0 {
-		return nil
-	}
-	v := field[i+len(key):]
-	end := bytes.Index(v, []byte(",\n    \"")) // the detail's next key
-	if end < 0 {
-		return nil
-	}
-	return append([]byte(`"contextDetail": {"tools": `), append(v[:end:end], '}')...)
-}
-
-// recentTools is the recent calls' field in jig's layout with each tool
-// once, newest first: the one thing the board reads of them.
-func recentTools(field []byte) []byte {
-	key := []byte("\n      \"tool\": ")
-	out := append(make([]byte, 0, 256), `"recent": [`...)
-	var seen [][]byte
-	for rest := field; ; {
-		i := bytes.Index(rest, key)
-		if i < 0 {
-			break
-		}
-		rest = rest[i+len(key):]
-		value, _, _ := bytes.Cut(rest, []byte("\n"))
-		value = bytes.TrimSuffix(value, []byte(","))
-		if slices.ContainsFunc(seen, func(s []byte) bool { return bytes.Equal(s, value) }) {
-			continue
-		}
-		if seen = append(seen, value); len(seen) > 1 {
-			out = append(out, ',')
-		}
-		out = append(append(append(out, `{"tool": `...), value...), '}')
-	}
-	return append(out, ']')
+	return r
 }
 
 // project is the ticket's key, else the name of the repository holding the

@@ -176,7 +176,7 @@ func TestFind(t *testing.T) {
 
 func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
 	doc := "{\n  \"session\": \"s\",\n  \"outputs\": [\n    {\n      \"path\": \"/a,\\n  \\\"x\\\": 1\"\n    }\n  ],\n  \"state\": \"busy\",\n  \"recent\": []\n}\n"
-	got := string(slim([]byte(doc)))
+	got := string(Slim([]byte(doc)))
 	var v map[string]any
 	if err := json.Unmarshal([]byte(got), &v); err != nil {
 		t.Fatalf("%v: %q", err, got)
@@ -185,11 +185,11 @@ func TestSlimDropsHeavyFieldsAndKeepsTheRest(t *testing.T) {
 		t.Errorf("slim %q", got)
 	}
 	last := "{\n  \"session\": \"s\",\n  \"updatedAt\": \"x\"\n}\n"
-	if err := json.Unmarshal(slim([]byte(last)), &v); err != nil || v["updatedAt"] != "x" {
-		t.Errorf("the last field kept: %v %q", err, slim([]byte(last)))
+	if err := json.Unmarshal(Slim([]byte(last)), &v); err != nil || v["updatedAt"] != "x" {
+		t.Errorf("the last field kept: %v %q", err, Slim([]byte(last)))
 	}
 	other := `{"session":"s","outputs":[]}`
-	if string(slim([]byte(other))) != other {
+	if string(Slim([]byte(other))) != other {
 		t.Error("a file in another layout is decoded whole")
 	}
 }
@@ -246,6 +246,6 @@ func TestSlimKeepsTheRecentCallsTools(t *testing.T) {
 	doc := "{\n  \"session\": \"s\",\n  \"recent\": [\n    {\n      \"at\": \"x\",\n      \"tool\": \"Bash\",\n      \"outcome\": \"ok\"\n    },\n    {\n      \"tool\": \"Read\"\n    }\n  ],\n  \"state\": \"busy\"\n}\n"
 	r, err := rowOf([]byte(doc), nil)
 	if err != nil || r.LastTool != "Bash" || len(r.Tools) != 2 || r.Tools[1].Name != "Read" {
-		t.Errorf("row %+v %v from %s", r, err, slim([]byte(doc)))
+		t.Errorf("row %+v %v from %s", r, err, Slim([]byte(doc)))
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,45 +28,31 @@ const HostTimeout = 2 * time.Second
 var maxListing = 64 << 20
 
 // Local is the live sessions of this machine's state dir, and their heads
-// (for checking, later, that their processes still run).
+// (for checking, later, that their processes still run). Each file is read
+// once, and read and decoded by a worker a core: decoding is most of a
+// refresh's cost. A file that cannot be read is not a row.
 func Local(dir *status.Dir, live status.Liveness, host string) ([]Row, []*status.Head, error) {
-	heads, err := dir.List(false, live, nil) // a file that cannot be read is not a row
+	var mu sync.Mutex
+	var rows []Row
+	var heads []*status.Head
+	err := dir.EachFile(false, live, func() func(*status.Head, []byte) {
+		repos := transcript.NewRepoFinder() // its caches are the worker's own
+		branches := map[string]string{}
+		return func(h *status.Head, data []byte) {
+			r, err := LocalRow(data, host, repos)
+			if err != nil {
+				return
+			}
+			r.Branch = branchOf(r.cwd, repos, branches)
+			mu.Lock()
+			rows, heads = append(rows, r), append(heads, h)
+			mu.Unlock()
+		}
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	// The files are read and decoded by a worker a core: decoding is most
-	// of a refresh's cost.
-	rows, ok := make([]Row, len(heads)), make([]bool, len(heads))
-	workers := min(runtime.NumCPU(), 4, max(len(heads), 1))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			repos := transcript.NewRepoFinder() // its caches are the worker's own
-			branches := map[string]string{}
-			var buf []byte
-			for i := w; i < len(heads); i += workers {
-				data, err := dir.ReadRaw(heads[i].Name, buf)
-				buf = data
-				if err != nil {
-					continue // ended since the listing
-				}
-				if rows[i], err = LocalRow(data, host, repos); err == nil {
-					rows[i].Branch = branchOf(rows[i].cwd, repos, branches)
-					ok[i] = true
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	out, kept := rows[:0], heads[:0]
-	for i, r := range rows {
-		if ok[i] {
-			out, kept = append(out, r), append(kept, heads[i])
-		}
-	}
-	return out, kept, nil
+	return rows, heads, nil
 }
 
 // LocalRow is the row of one of this machine's status files; repos names
@@ -147,7 +132,12 @@ func (s SSH) Run(ctx context.Context, host string, args ...string) ([]byte, erro
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil && !errors.Is(err, exec.ErrWaitDelay): // ErrWaitDelay: ssh is done, a leftover held its output
+		var exit *exec.ExitError
+		usage := errors.As(err, &exit) && exit.ExitCode() == usageExit
 		err = remoteError(err, stderr.String())
+		if usage {
+			err = refused{err}
+		}
 		if strings.Contains(err.Error(), strings.TrimLeft(cmdline.RemoteArgs, "-")) {
 			// words no shell takes literally go hex-encoded, which an older jig cannot read
 			err = fmt.Errorf("%w (jig there is too old for this id's characters: update it)", err)
@@ -156,6 +146,18 @@ func (s SSH) Run(ctx context.Context, host string, args ...string) ([]byte, erro
 	}
 	return out.Bytes(), nil
 }
+
+// usageExit is jig's exit code for a command line it does not take (ssh
+// passes the remote program's on).
+const usageExit = 2
+
+// errRefused is a command line the jig there did not take (refused).
+var errRefused = errors.New("the command line was refused")
+
+// refused is the jig there's complaint about the command line.
+type refused struct{ error }
+
+func (r refused) Unwrap() []error { return []error{r.error, errRefused} }
 
 // outputDelay is how long the board reads on after ssh has ended, for
 // what is still in the pipe.
@@ -170,17 +172,39 @@ func remoteError(err error, stderr string) error {
 	return err
 }
 
-// Remote is the live sessions of host, as its own jig lists them.
+// Remote is the live sessions of host, as its own jig lists them: the slim
+// listing, else, from a jig older than --slim, the plain one.
 func (s SSH) Remote(ctx context.Context, host string) ([]Row, error) {
-	data, err := s.Run(ctx, host, "session", "list", "--json")
+	rows, _, err := s.remote(ctx, host, true)
+	return rows, err
+}
+
+// slimFlag is the flag that asks a host's jig for the slim listing (a test
+// asks for one no jig knows, as an older jig knows no --slim).
+var slimFlag = "--slim"
+
+// remote is Remote asking for the slim listing when slim. A jig older than
+// the flag refuses it as the command line's fault (exit code 2, "flag
+// provided but not defined"); the plain listing is asked for then, and
+// plain says so.
+func (s SSH) remote(ctx context.Context, host string, slim bool) (rows []Row, plain bool, err error) {
+	args := []string{"session", "list", "--json"}
+	if slim {
+		args = append(args, slimFlag)
+	}
+	data, err := s.Run(ctx, host, args...)
+	if slim && errors.Is(err, errRefused) {
+		rows, _, err = s.remote(ctx, host, false)
+		return rows, true, err
+	}
 	if err != nil {
-		return nil, err
+		return nil, !slim, err
 	}
 	var docs []json.RawMessage
 	if err := json.Unmarshal(data, &docs); err != nil {
-		return nil, fmt.Errorf("jig there printed no session list: %v", err)
+		return nil, !slim, fmt.Errorf("jig there printed no session list: %v", err)
 	}
-	rows := make([]Row, 0, len(docs))
+	rows = make([]Row, 0, len(docs))
 	for _, d := range docs {
 		r, err := rowOf(d, nil) // its folders are not this machine's
 		if err != nil {
@@ -189,7 +213,7 @@ func (s SSH) Remote(ctx context.Context, host string) ([]Row, error) {
 		r.Host = host // the name the user reaches it by
 		rows = append(rows, r)
 	}
-	return rows, nil
+	return rows, !slim, nil
 }
 
 // Down is the placeholder row of a host that gave no rows.

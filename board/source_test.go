@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,5 +20,22 @@ func TestAListingOverTheCapSaysSo(t *testing.T) {
 	_, err := SSH{Command: script}.Remote(context.Background(), "devbox")
 	if err == nil || !strings.Contains(err.Error(), "more than 1 MiB, more than a session list holds") {
 		t.Errorf("err %v", err)
+	}
+}
+
+// TestOnlyARefusedCommandLineIsAskedAgain: a host that fails otherwise
+// (jig there missing, its state dir unsafe) is down for its own reason,
+// asked once; one whose jig refuses the command line is asked plainly.
+func TestOnlyARefusedCommandLineIsAskedAgain(t *testing.T) {
+	dir := t.TempDir()
+	script, log := filepath.Join(dir, "ssh"), filepath.Join(dir, "asked")
+	for code, want := range map[int]int{127: 1, 3: 1, 2: 2} {
+		os.Remove(log)
+		os.WriteFile(script, []byte(fmt.Sprintf("#!/bin/sh\necho \"$3\" >> %s\necho 'jig: no' >&2\nexit %d\n", log, code)), 0o755)
+		rows, plain, err := SSH{Command: script}.remote(context.Background(), "devbox", true)
+		data, _ := os.ReadFile(log)
+		if n := strings.Count(string(data), "\n"); n != want || rows != nil || err == nil || err.Error() != "jig: no" || plain != (code == 2) {
+			t.Errorf("exit %d: asked %d times (%q), rows %v, plain %v, err %v", code, n, data, rows, plain, err)
+		}
 	}
 }

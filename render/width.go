@@ -15,7 +15,12 @@ import (
 
 // Width is the number of terminal cells s takes.
 func Width(s string) int {
-	return uniseg.StringWidth(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return uniseg.StringWidth(s)
+		}
+	}
+	return len(s) // printable ASCII: a cell a byte, as uniseg counts it, without its tables
 }
 
 // Truncate cuts s to at most n cells, ending with "…" when it cut. It cuts

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rivo/uniseg"
+
 	"jig/status"
 )
 
@@ -33,6 +35,23 @@ func TestWidth(t *testing.T) {
 		if got := Width(c.in); got != c.want {
 			t.Errorf("Width(%q) = %d, want %d", c.in, got, c.want)
 		}
+	}
+}
+
+// Printable ASCII, counted a cell a byte, is counted as uniseg counts it;
+// a control character or any other byte goes to uniseg.
+func TestWidthOfASCII(t *testing.T) {
+	var all []byte
+	for c := byte(0); c < 0x80; c++ {
+		all = append(all, c)
+		for _, s := range []string{string(c), "a" + string(c) + "b", string(c) + "\u0301", "\r" + string(c)} {
+			if got, want := Width(s), uniseg.StringWidth(s); got != want {
+				t.Errorf("Width(%q) = %d, uniseg %d", s, got, want)
+			}
+		}
+	}
+	if got, want := Width(string(all)), uniseg.StringWidth(string(all)); got != want {
+		t.Errorf("Width of every ASCII byte = %d, uniseg %d", got, want)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -221,19 +222,10 @@ func readHeadTimes(path string) (*Head, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
-	h, err := headOf(buf[:n])
-	if err == nil {
-		tail := buf[headRead:]
-		at := max(size-tailRead, 0)
-		k, rerr := unix.Pread(fd, tail, at)
-		var ok bool
-		if rerr == nil {
-			h.UpdatedAt, ok = lastTime(tail[:k], "updatedAt")
-		}
-		if ok && h.StartedAt.IsZero() {
-			h.StartedAt, ok = lastTime(tail[:k], "startedAt")
-		}
-		if ok {
+	tail := buf[headRead:]
+	k, rerr := unix.Pread(fd, tail, max(size-tailRead, 0))
+	if rerr == nil {
+		if h, ok := headTimes(buf[:n], tail[:k]); ok {
 			return h, nil
 		}
 	}
@@ -241,7 +233,30 @@ func readHeadTimes(path string) (*Head, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h, err = decodeHead(bytes.NewReader(data), true); err != nil {
+	return headInOrder(path, data)
+}
+
+// headTimes is the head of a file in jig's layout, from its first headRead
+// bytes, with its times from its last tailRead bytes; ok is false for a
+// file laid out otherwise.
+func headTimes(head, tail []byte) (*Head, bool) {
+	h, err := headOf(head)
+	if err != nil {
+		return nil, false
+	}
+	var ok bool
+	h.UpdatedAt, ok = lastTime(tail, "updatedAt")
+	if ok && h.StartedAt.IsZero() {
+		h.StartedAt, ok = lastTime(tail, "startedAt")
+	}
+	return h, ok
+}
+
+// headInOrder is the head of the whole file data, times and all, decoded
+// in order: for a file not in jig's layout.
+func headInOrder(path string, data []byte) (*Head, error) {
+	h, err := decodeHead(bytes.NewReader(data), true)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil
@@ -314,6 +329,106 @@ const listBatch = 1024
 // of sessions. times asks for startedAt and
 // updatedAt too, which sit at the end of a file.
 func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
+	return d.eachBatch(func(files []string) error {
+		heads := make([]*Head, len(files))
+		errs := make([]error, len(files))
+		inParallel(len(files), func(i int) {
+			if times {
+				heads[i], errs[i] = readHeadTimes(d.Path(SessionsDir, files[i]))
+			} else {
+				heads[i], errs[i] = readHead(d.Path(SessionsDir, files[i]))
+			}
+			if heads[i] == nil {
+				heads[i] = &Head{}
+			}
+			heads[i].Name = strings.TrimSuffix(files[i], ".json")
+		})
+		for i, h := range heads {
+			if err := fn(h, errs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// EachFile reads the file of every live session (with all, of every one),
+// each once and whole, and hands its head and its bytes to a worker: the
+// files are shared out among goroutines, newWorker is called once on each
+// to make the function that goroutine calls with each file it read (so a
+// worker may keep caches of its own), and data is valid only during that
+// call. A file that cannot be read, or is not one JSON object, is skipped.
+// It checks what EachHead and ReadRaw check: a private state dir, no
+// symlink, a regular file within MaxFileSize.
+func (d *Dir) EachFile(all bool, live Liveness, newWorker func() func(h *Head, data []byte)) error {
+	return d.eachBatch(func(files []string) error {
+		inParallelWith(len(files), func() func(i int) {
+			live, fn := live.Memo(), newWorker() // a Memo is not safe for concurrent use
+			var buf []byte
+			return func(i int) {
+				path := d.Path(SessionsDir, files[i])
+				data, err := readRaw(path, buf)
+				if err != nil {
+					return
+				}
+				buf = data
+				h, err := headOfFile(path, data)
+				if err != nil || !all && !live.Alive(h.Status()) {
+					return
+				}
+				h.Name = strings.TrimSuffix(files[i], ".json")
+				fn(h, data)
+			}
+		})
+		return nil
+	})
+}
+
+// headOfFile is the head of a whole status file, times and all, read as
+// EachHead reads it; an error for bytes that are not one JSON object.
+func headOfFile(path string, data []byte) (*Head, error) {
+	if t := bytes.TrimSpace(data); len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return nil, fmt.Errorf("%s: not a JSON object", path)
+	}
+	if h, ok := headTimes(data[:min(len(data), headRead)], data[max(len(data)-tailRead, 0):]); ok {
+		return h, nil
+	}
+	return headInOrder(path, data)
+}
+
+// readRaw reads a whole status file with plain system calls (openRaw), up
+// to MaxFileSize whatever it grew to meanwhile, into buf's space when it
+// is large enough (the result then aliases buf).
+func readRaw(path string, buf []byte) ([]byte, error) {
+	fd, size, err := openRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	if int64(cap(buf)) < size+512 {
+		buf = make([]byte, 0, size+512)
+	}
+	buf = buf[:0]
+	for len(buf) < MaxFileSize {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), MaxFileSize-len(buf)))
+		}
+		n, err := unix.Read(fd, buf[len(buf):min(cap(buf), MaxFileSize)])
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		buf = buf[:len(buf)+n]
+	}
+	return buf, nil
+}
+
+// eachBatch calls fn with each batch of status files' names the sessions
+// folder lists (no temp files, no strangers), after checking the state dir
+// is safe.
+func (d *Dir) eachBatch(fn func(files []string) error) error {
 	if err := d.Check(SessionsDir); err != nil {
 		return err
 	}
@@ -333,23 +448,8 @@ func (d *Dir) EachHead(times bool, fn func(h *Head, err error) error) error {
 				files = append(files, n) // not temp files and strangers
 			}
 		}
-		heads := make([]*Head, len(files))
-		errs := make([]error, len(files))
-		inParallel(len(files), func(i int) {
-			if times {
-				heads[i], errs[i] = readHeadTimes(d.Path(SessionsDir, files[i]))
-			} else {
-				heads[i], errs[i] = readHead(d.Path(SessionsDir, files[i]))
-			}
-			if heads[i] == nil {
-				heads[i] = &Head{}
-			}
-			heads[i].Name = strings.TrimSuffix(files[i], ".json")
-		})
-		for i, h := range heads {
-			if err := fn(h, errs[i]); err != nil {
-				return err
-			}
+		if ferr := fn(files); ferr != nil {
+			return ferr
 		}
 		if errors.Is(err, io.EOF) {
 			return nil

@@ -34,11 +34,11 @@ func (d *Dir) List(all bool, live Liveness, warn func(error)) ([]*Head, error) {
 	return heads, err
 }
 
-// WriteArray writes the files of heads as one JSON array, each as written,
-// one at a time: its bytes are passed through, never decoded whole. A file
-// gone since the listing is left out; one that cannot be read is too, and
-// given to warn.
-func (d *Dir) WriteArray(out io.Writer, heads []*Head, warn func(error)) error {
+// WriteArray writes the files of heads as one JSON array, each as written
+// (or as shape makes it of those bytes, when given), one at a time: its
+// bytes are passed through, never decoded whole. A file gone since the
+// listing is left out; one that cannot be read is too, and given to warn.
+func (d *Dir) WriteArray(out io.Writer, heads []*Head, warn func(error), shape func(data []byte) []byte) error {
 	w := bufio.NewWriterSize(out, 64<<10)
 	w.WriteString("[")
 	n := 0
@@ -52,6 +52,9 @@ func (d *Dir) WriteArray(out io.Writer, heads []*Head, warn func(error)) error {
 		if err != nil {
 			warn(err)
 			continue
+		}
+		if shape != nil {
+			data = shape(data)
 		}
 		if n > 0 {
 			w.WriteString(",")

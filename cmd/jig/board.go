@@ -21,7 +21,8 @@ func boardCommand(e *env) *cli.Command {
 			"file changes: ↑/↓ j/k move, n the next that waits, Enter jumps to its pane, t turns a tool\n" +
 			"off or on, r asks a reload when idle, / filters, ? the keys, q quits. --once prints the rows\n" +
 			"and exits; --json (and --jq) print them as JSON. Other machines are asked over\n" +
-			"${JIG_SSH:-ssh} with `jig session list --json`; a host slower than 2 s shows as such.\n\n" +
+			"${JIG_SSH:-ssh} with `jig session list --json --slim` (an older jig there without --slim:\n" +
+			"`--json` alone); a host slower than 2 s shows as such.\n\n" +
 			"example: jig board --host devbox --once\n" +
 			"example: jig board --jump 7f3c    # the one session whose id starts with 7f3c",
 		Flags: append([]cli.Flag{

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/board"
 	"jig/render"
 )
 
@@ -12,14 +13,16 @@ func sessionListCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list the live sessions on this machine, newest first",
-		UsageText: "jig session list [--all] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
+		UsageText: "jig session list [--all] [--slim] [--json | --jq EXPR | --format TEMPLATE]\n\n" +
 			"A table on a terminal, else (or with --json) a JSON array of the status files;\n" +
 			"--jq and --format read that array. Files that cannot be read are skipped with a\n" +
-			"warning on stderr.\n\n" +
+			"warning on stderr. --slim prints the array (even on a terminal) with each file cut\n" +
+			"to what a row of `jig board` shows: what the board asks other machines for.\n\n" +
 			"example: jig session list --all\n" +
 			"example: jig session list --jq '.[] | select(.state == \"busy\") | .session'",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "list sessions that have ended too (their files wait for gc)"},
+			&cli.BoolFlag{Name: "slim", Usage: "print the array with each file cut to what a board row shows (no outputs, no workflow, the recent calls' tools)"},
 		}, docFlags("the array of status files")...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -39,8 +42,12 @@ func sessionListCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if out.Raw() {
-				return out.Docs(e.stdout, func(w io.Writer) error { return dir.WriteArray(w, heads, warn) })
+			if slim := c.Bool("slim"); slim || out.Raw() {
+				var shape func([]byte) []byte
+				if slim {
+					shape = board.Slim
+				}
+				return out.Docs(e.stdout, func(w io.Writer) error { return dir.WriteArray(w, heads, warn, shape) })
 			}
 			render.Table(e.stdout, dir.ReadHeads(heads), live.Alive, e.now(), columns(e.getenv, e.stdout))
 			return nil
