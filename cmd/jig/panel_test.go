@@ -164,7 +164,9 @@ func scriptScreen(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	re, err := regexp.Compile("(?m)" + args[0])
 	ts.Check(err)
-	deadline := time.Now().Add(10 * time.Second)
+	// a bound on a wait, not a figure: a shell starting its prompt on a
+	// loaded 2-core machine has taken more than 10 s
+	deadline := time.Now().Add(30 * time.Second)
 	var screen string
 	for {
 		screen, err = tmuxRun(ts, "capture-pane", "-p", "-t", target)
