@@ -1,7 +1,6 @@
 package status
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -134,15 +133,10 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 		}
 		s.UpdatedAt = prev.UpdatedAt
 		if s.sameAs(prev) {
-			s.raw = prevData // nothing changed: no encode to tell
-			return false, d.index(s, prev, wasFresh)
-		}
-		same, err := Encode(s)
-		if err != nil {
-			return false, err
-		}
-		if bytes.Equal(same, prevData) {
-			s.raw = prevData // Raw is the file as it is, not what s was built from
+			// nothing changed (Raw is the file as it is, not what s was
+			// built from). A status that differs only in form (a time in
+			// another zone) is written again: one write, never a loss.
+			s.raw = prevData
 			return false, d.index(s, prev, wasFresh)
 		}
 	}
