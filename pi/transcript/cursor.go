@@ -196,7 +196,7 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 		r.nodes = append(r.nodes, n)
 		r.leaf, r.leafID = 0, c.LeafID
 		if r.header.Version >= 2 {
-			r.ids[c.LeafID] = 0
+			r.ids.set([]byte(c.LeafID), 0)
 		}
 		r.partial = true
 	}

@@ -233,8 +233,9 @@ func (s *scanner) message(m *message) bool {
 
 // line is one parsed line: an entry or the header.
 type line struct {
-	typ, id, parentID, timestamp string
-	hasID, hasParent             bool
+	typ, timestamp   string
+	id, parentID     rawText // read into strings only where kept
+	hasID, hasParent bool
 
 	// header
 	version                                       float64
@@ -267,10 +268,10 @@ func parseLine(s *scanner, b []byte, l *line) bool {
 			return s.word(&l.typ)
 		case "id":
 			l.hasID = s.peek() == '"'
-			return s.strOr(&l.id)
+			return s.rawOr(&l.id)
 		case "parentId":
 			l.hasParent = s.peek() == '"'
-			return s.strOr(&l.parentID)
+			return s.rawOr(&l.parentID)
 		case "timestamp":
 			return s.strOr(&l.timestamp)
 		case "message":

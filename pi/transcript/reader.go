@@ -6,6 +6,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -129,9 +130,11 @@ type Reader struct {
 	partial        bool // restored from a cursor: only the leaf's node is known
 	newer1x        bool // the file shows Pi 1.x (system messages, usage or context_edit entries)
 	nodes          []node
-	ids            map[string]int32 // entry id → node (files with ids)
+	ids            idIndex // entry id → node (files with ids)
 	leaf           int32
 	leafID         string
+	leafText       []byte // the leaf's id while reading; leafID once read
+	leafMoved      bool   // leafText is newer than leafID
 	calls          []call
 	pending        map[string]pendingCall
 	outputs        map[string]*output
@@ -186,7 +189,7 @@ func (r *Reader) Offset() int64 { return r.offset }
 func (r *Reader) reset() {
 	*r = Reader{Home: r.Home, path: r.path, visit: r.visit, sc: r.sc, buf: r.buf, scratch: r.scratch}
 	r.leaf = -1
-	r.ids = map[string]int32{}
+	r.ids = idIndex{short: map[uint64]int32{}, long: map[string]int32{}}
 	r.pending = map[string]pendingCall{}
 	r.outputs = map[string]*output{}
 	r.touched = map[uint64]bool{}
@@ -317,7 +320,12 @@ var errBranchUnknown = errors.New("entry on a branch the cursor does not hold")
 // read consumes complete lines from r.offset on.
 func (r *Reader) read(f *os.File) error {
 	r.file = f
-	defer func() { r.file = nil }()
+	defer func() {
+		r.file = nil
+		if r.leafMoved {
+			r.leafID, r.leafMoved = string(r.leafText), false
+		}
+	}()
 	var err error
 	r.offset, r.buf, err = base.Lines(f, r.offset, r.size, r.buf, lineLimit,
 		func(b []byte, off int64) error {
@@ -397,13 +405,15 @@ func (r *Reader) setHeader(l *line) {
 	if model == "" {
 		model = l.modelLegacy
 	}
-	r.header = Header{Version: v, ID: l.id, Timestamp: l.timestamp, CWD: l.cwd, ParentSession: parent,
+	r.header = Header{Version: v, ID: l.id.text(), Timestamp: l.timestamp, CWD: l.cwd, ParentSession: parent,
 		Provider: l.provider, ModelID: model, ThinkingLevel: l.thinkingLevel}
 }
 
 // v1ID is the id jig gives a v1 entry: its index among the parsed lines,
 // the index Pi's migration uses for firstKeptEntryIndex.
-func v1ID(ordinal int) string { return fmt.Sprintf("%08x", ordinal) }
+func v1ID(ordinal int) string { return string(appendV1ID(nil, ordinal)) }
+
+func appendV1ID(b []byte, ordinal int) []byte { return fmt.Appendf(b, "%08x", ordinal) }
 
 func (r *Reader) intern(s string) int32 {
 	if i, ok := r.strIdx[s]; ok {
@@ -429,16 +439,12 @@ func (r *Reader) model(provider, id string) int32 {
 // entry adds one entry to the tree and the running totals.
 func (r *Reader) entry(l *line, ordinal int) error {
 	// place in the tree
-	id, parent := l.id, int32(-1)
+	parent := int32(-1)
 	if r.header.Version < 2 {
-		id = v1ID(ordinal) // Pi's migration chains v1 entries in file order
-		parent = r.leaf
+		parent = r.leaf // Pi's migration chains v1 entries in file order
 	} else {
-		if !l.hasID {
-			id = v1ID(ordinal)
-		}
 		if l.hasParent {
-			p, ok := r.ids[l.parentID]
+			p, ok := r.ids.get(l.parentID.bytes())
 			switch {
 			case ok:
 				parent = p
@@ -491,12 +497,52 @@ func (r *Reader) entry(l *line, ordinal int) error {
 
 	idx := int32(len(r.nodes))
 	r.nodes = append(r.nodes, n)
-	r.ids[id] = idx
-	r.leaf, r.leafID = idx, id
-	if r.header.Version < 2 {
-		delete(r.ids, id) // v1 parents are implicit; keep the map small
+	r.leaf, r.leafMoved = idx, true
+	if r.header.Version < 2 || !l.hasID {
+		r.leafText = appendV1ID(r.leafText[:0], ordinal)
+	} else {
+		r.leafText = append(r.leafText[:0], l.id.bytes()...)
+	}
+	if r.header.Version >= 2 { // v1 parents are implicit: no index
+		r.ids.set(r.leafText, idx)
 	}
 	return nil
+}
+
+// idIndex maps entry ids to nodes. Pi's ids are eight hex digits: an id of
+// up to eight bytes and no NUL is keyed by its bytes in a uint64 (cheap to
+// hash, no string kept), a longer one by its text.
+type idIndex struct {
+	short map[uint64]int32
+	long  map[string]int32
+}
+
+// shortID is the uint64 of an id of up to eight bytes, zero-padded: one
+// key for one id, as no id byte is zero.
+func shortID(id []byte) (uint64, bool) {
+	if len(id) > 8 || bytes.IndexByte(id, 0) >= 0 {
+		return 0, false
+	}
+	var k [8]byte
+	copy(k[:], id)
+	return binary.LittleEndian.Uint64(k[:]), true
+}
+
+func (x *idIndex) get(id []byte) (int32, bool) {
+	if k, ok := shortID(id); ok {
+		i, found := x.short[k]
+		return i, found
+	}
+	i, found := x.long[string(id)]
+	return i, found
+}
+
+func (x *idIndex) set(id []byte, i int32) {
+	if k, ok := shortID(id); ok {
+		x.short[k] = i
+	} else {
+		x.long[string(id)] = i
+	}
 }
 
 func (r *Reader) messageEntry(l *line, n *node) {

@@ -419,6 +419,35 @@ func (s *scanner) strOr(dst *string) bool {
 	return ok
 }
 
+// rawText is a string value as a line holds it: the bytes between its
+// quotes (valid as long as the line is) and its escapes' adj.
+type rawText struct {
+	raw []byte
+	adj int
+}
+
+func (t rawText) text() string { return text(t.raw, t.adj) }
+
+// bytes is the text, without a string when there are no escapes.
+func (t rawText) bytes() []byte {
+	if t.adj == 0 {
+		return t.raw
+	}
+	return []byte(t.text())
+}
+
+// rawOr is strOr without the string.
+func (s *scanner) rawOr(dst *rawText) bool {
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	raw, adj, ok := s.str()
+	if ok {
+		*dst = rawText{raw, adj}
+	}
+	return ok
+}
+
 // word is strOr for the fields that take a few values over a whole file
 // (types, roles, providers, models, tool names): each value is allocated
 // once, from a table of at most maxWords short ones.
