@@ -310,9 +310,12 @@ func (r *Reader) hashAt(f *os.File, off, n int64) (uint64, error) {
 // pathKey stands for a file the session touched: whether it was touched
 // decides created or changed later, and the key does not show which file.
 func pathKey(path string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(path))
-	return h.Sum64()
+	// FNV-1a, as hash/fnv's New64a, without its []byte copy of the path
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(path); i++ {
+		h = (h ^ uint64(path[i])) * 1099511628211
+	}
+	return h
 }
 
 func (r *Reader) scratchN(n int) []byte {
