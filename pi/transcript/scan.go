@@ -66,31 +66,7 @@ func (s *scanner) str() (raw []byte, adj int, ok bool) {
 	start := s.i + 1
 	i := start
 	for {
-		// a word at a time to the first '"', '\\' or control byte
-		// (special: exact for the lowest flagged byte), two words a turn
-		for i+16 <= len(b) {
-			m := special(binary.LittleEndian.Uint64(b[i : i+8]))
-			if m == 0 {
-				i += 8
-				m = special(binary.LittleEndian.Uint64(b[i : i+8]))
-			}
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				goto found
-			}
-			i += 8
-		}
-		if i+8 <= len(b) {
-			if m := special(binary.LittleEndian.Uint64(b[i : i+8])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				goto found
-			}
-			i += 8
-		}
-		for i < len(b) && plain[b[i]] {
-			i++
-		}
-	found:
+		i += plainLen(b[i:]) // to the quote, a backslash or a bad byte
 		if i >= len(b) {
 			return nil, 0, false
 		}
@@ -119,6 +95,35 @@ func (s *scanner) str() (raw []byte, adj int, ok bool) {
 			return nil, 0, false
 		}
 	}
+}
+
+// plainLen is how many bytes p starts with that are no '"', '\\' or control
+// byte: a word at a time (special: exact for the lowest flagged byte), two
+// words a turn.
+func plainLen(p []byte) int {
+	n := 0
+	for ; len(p) >= 16; p = p[16:] {
+		if m := special(binary.LittleEndian.Uint64(p)); m != 0 {
+			return n + bits.TrailingZeros64(m)>>3
+		}
+		if m := special(binary.LittleEndian.Uint64(p[8:])); m != 0 {
+			return n + 8 + bits.TrailingZeros64(m)>>3
+		}
+		n += 16
+	}
+	if len(p) >= 8 {
+		if m := special(binary.LittleEndian.Uint64(p)); m != 0 {
+			return n + bits.TrailingZeros64(m)>>3
+		}
+		n, p = n+8, p[8:]
+	}
+	for _, c := range p {
+		if !plain[c] {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // special flags the high bit of each byte of w that is '"', '\\' or below
