@@ -25,12 +25,6 @@ const (
 	MaxLine      = 32 << 20 // a longer line is skipped unread (Pi would parse it)
 	maxBadKept   = 1000     // bad lines remembered for warnings (all are counted)
 	tailLen      = 64       // bytes before the cursor that must not change (hashed)
-
-	// A whole read sizes the id index for one entry per bytesPerEntry of
-	// file (Pi's lines average 1.7 KB: the long recording has 917 in
-	// 1.5 MB), at most maxIDHint (2.5 MB of index).
-	bytesPerEntry = 1024
-	maxIDHint     = 1 << 17
 )
 
 // ErrNotSession is returned for a file whose first JSON line is not a Pi
@@ -195,7 +189,7 @@ func (r *Reader) Offset() int64 { return r.offset }
 func (r *Reader) reset() {
 	*r = Reader{Home: r.Home, path: r.path, visit: r.visit, sc: r.sc, buf: r.buf, scratch: r.scratch}
 	r.leaf = -1
-	r.ids = idIndex{short: map[uint64]int32{}, long: map[string]int32{}}
+	r.ids = idIndex{long: map[string]int32{}}
 	r.pending = map[string]pendingCall{}
 	r.outputs = map[string]*output{}
 	r.touched = map[uint64]bool{}
@@ -242,10 +236,6 @@ func (r *Reader) update() error {
 		r.reset()
 	}
 	r.dev, r.ino, r.size = dev, ino, fi.Size()
-	if r.offset == 0 && len(r.ids.short) == 0 {
-		// a whole read: the index sized ahead, not grown table by table
-		r.ids.short = make(map[uint64]int32, min(r.size/bytesPerEntry, maxIDHint))
-	}
 	err = r.read(f)
 	if errors.Is(err, errBranchUnknown) {
 		// a restored cursor knows only the leaf; a new branch off an older
@@ -457,7 +447,7 @@ func (r *Reader) entry(l *line, ordinal int) error {
 		parent = r.leaf // Pi's migration chains v1 entries in file order
 	} else {
 		if l.hasParent {
-			p, ok := r.ids.get(l.parentID.bytes())
+			p, ok := r.parentOf(l.parentID.bytes())
 			switch {
 			case ok:
 				parent = p
@@ -517,18 +507,35 @@ func (r *Reader) entry(l *line, ordinal int) error {
 		r.leafText = append(r.leafText[:0], l.id.bytes()...)
 	}
 	if r.header.Version >= 2 { // v1 parents are implicit: no index
-		r.ids.set(r.leafText, idx)
+		r.ids.add(r.leafText, idx)
 	}
 	return nil
 }
 
-// idIndex maps entry ids to nodes. Pi's ids are eight hex digits: an id of
-// up to eight bytes and no NUL is keyed by its bytes in a uint64 (cheap to
-// hash, no string kept), a longer one by its text.
+// parentOf is the node of the entry with this id: most often the leaf (Pi
+// appends each entry to the one before it), else the index's.
+func (r *Reader) parentOf(id []byte) (int32, bool) {
+	if r.leaf >= 0 && bytes.Equal(id, r.leafText) {
+		return r.leaf, true // the newest node with that id, as the index has it
+	}
+	return r.ids.get(id)
+}
+
+// idIndex maps entry ids to nodes (the newest node for an id Pi wrote
+// twice). Pi's ids are eight hex digits: an id of up to eight bytes and no
+// NUL is keyed by its bytes in a uint64 (cheap to hash, no string kept), a
+// longer one by its text. A file whose entries each hang from the one
+// before never needs the short ids' map (parentOf): until a lookup does,
+// they wait in keys, a uint64 per node.
 type idIndex struct {
+	keys  []uint64 // node i's short key, or longKey; until the map is built
 	short map[uint64]int32
 	long  map[string]int32
 }
+
+// longKey stands in keys for a long id: no short id makes it, as a short
+// key's zero bytes follow all its others.
+const longKey = 1 << 8
 
 // shortID is the uint64 of an id of up to eight bytes, zero-padded: one
 // key for one id, as no id byte is zero.
@@ -542,19 +549,36 @@ func shortID(id []byte) (uint64, bool) {
 }
 
 func (x *idIndex) get(id []byte) (int32, bool) {
-	if k, ok := shortID(id); ok {
-		i, found := x.short[k]
+	k, short := shortID(id)
+	if !short {
+		i, found := x.long[string(id)]
 		return i, found
 	}
-	i, found := x.long[string(id)]
+	if x.short == nil {
+		x.short = make(map[uint64]int32, len(x.keys))
+		for i, k := range x.keys {
+			if k != longKey {
+				x.short[k] = int32(i)
+			}
+		}
+		x.keys = nil
+	}
+	i, found := x.short[k]
 	return i, found
 }
 
-func (x *idIndex) set(id []byte, i int32) {
-	if k, ok := shortID(id); ok {
-		x.short[k] = i
-	} else {
+// add indexes node i, the next node, under id.
+func (x *idIndex) add(id []byte, i int32) {
+	k, short := shortID(id)
+	if !short {
 		x.long[string(id)] = i
+		k = longKey
+	}
+	switch {
+	case x.short == nil:
+		x.keys = append(x.keys, k)
+	case short:
+		x.short[k] = i
 	}
 }
 

@@ -71,3 +71,30 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestIDIndex holds the index to a plain map of id text to the newest
+// node: short and long ids, an id written twice, a lookup before and after
+// the short ids' map is built, ids added after it.
+func TestIDIndex(t *testing.T) {
+	ids := []string{"a1b2c3d4", "", "x", "a-long-id-of-many-bytes", "a1b2c3d4", "\x01", "12345678", "a-long-id-of-many-bytes", "z"}
+	x := idIndex{long: map[string]int32{}}
+	want := map[string]int32{}
+	check := func(upTo int) {
+		t.Helper()
+		for _, id := range append(ids, "absent", "a1b2c3d", "a1b2c3d4\x00") {
+			got, ok := x.get([]byte(id))
+			w, wok := want[id]
+			if ok != wok || got != w {
+				t.Errorf("after %d: get(%q) = %d %v, want %d %v", upTo, id, got, ok, w, wok)
+			}
+		}
+	}
+	for i, id := range ids {
+		x.add([]byte(id), int32(i))
+		want[id] = int32(i)
+		if i == 4 {
+			check(i) // builds the map
+		}
+	}
+	check(len(ids))
+}

@@ -119,8 +119,10 @@ func (t *treeBuilder) visit(l *line, b []byte, off int64) bool {
 	}
 	if r.header.Version < 2 {
 		parent = r.leaf
-	} else if p, ok := r.ids.get(l.parentID.bytes()); l.hasParent && ok {
-		parent = p
+	} else if l.hasParent {
+		if p, ok := r.parentOf(l.parentID.bytes()); ok {
+			parent = p
+		}
 	}
 	n := treeNode{prompt: -1, parent: -1, summary: -1, name: -1}
 	if parent >= 0 {
