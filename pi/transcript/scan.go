@@ -3,7 +3,6 @@ package transcript
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"math/bits"
 	"strconv"
 )
@@ -126,11 +125,12 @@ func plainLen(p []byte) int {
 	return n
 }
 
-// special flags the high bit of each byte of w that is '"', '\\' or below
-// 0x20 (a zero byte of w^'"', of w^'\\' or of w-0x20, the borrow of
-// x-ones setting its high bit). A borrow may flag a byte above a flagged
-// one too, never below: the lowest flag is exact. The three tests share
-// one &^w: xor with an ASCII byte keeps the high bit.
+// special flags the high bit of each byte of w that is '"', '\\' or a
+// control byte: subtracting ones sets it in a zero byte of w^'"' and of
+// w^'\\', subtracting 0x20s in a byte below 0x20, and &^w drops the bytes
+// whose own high bit is set (an xor with an ASCII byte keeps it, so one
+// &^w serves the three). A borrow may flag a byte above a flagged one too,
+// never below: the lowest flag is exact.
 func special(w uint64) uint64 {
 	q, bs := w^(ones*'"'), w^(ones*'\\')
 	return ((q - ones) | (bs - ones) | (w - ones*0x20)) &^ w & highs
@@ -497,8 +497,9 @@ func (s *scanner) num(dst *float64, set *bool) bool {
 	if !ok {
 		return false
 	}
-	v, err := exactInt(raw)
-	if err != nil {
+	v, exact := exactInt(raw)
+	var err error
+	if !exact {
 		v, err = strconv.ParseFloat(string(raw), 64)
 	}
 	if err == nil {
@@ -510,23 +511,21 @@ func (s *scanner) num(dst *float64, set *bool) bool {
 	return true
 }
 
-// errNotExact sends a number to strconv.ParseFloat.
-var errNotExact = errors.New("not a short integer")
-
 // exactInt is the value of a JSON integer of up to 15 digits (token counts,
-// unix ms), exact in a float64 as ParseFloat makes it, without its string.
-func exactInt(raw []byte) (float64, error) {
+// unix ms), exact in a float64 as ParseFloat makes it, without its string;
+// false for any other number.
+func exactInt(raw []byte) (float64, bool) {
 	digits := raw
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
 	}
 	if len(digits) == 0 || len(digits) > 15 {
-		return 0, errNotExact
+		return 0, false
 	}
 	var n int64
 	for _, c := range digits {
 		if c < '0' || c > '9' {
-			return 0, errNotExact
+			return 0, false
 		}
 		n = n*10 + int64(c-'0')
 	}
@@ -534,7 +533,7 @@ func exactInt(raw []byte) (float64, error) {
 	if len(digits) < len(raw) {
 		v = -v
 	}
-	return v, nil
+	return v, true
 }
 
 // boolean reads true or false into *dst; other values are skipped.

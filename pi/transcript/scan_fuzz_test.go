@@ -63,7 +63,7 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("utf16Len(%q) = %d, byte by byte %d", b, got, want16)
 		}
 
-		if v, err := exactInt(b); err == nil {
+		if v, exact := exactInt(b); exact {
 			p, perr := strconv.ParseFloat(string(b), 64)
 			if perr != nil || math.Float64bits(v) != math.Float64bits(p) {
 				t.Fatalf("exactInt(%q) = %v, ParseFloat %v (%v)", b, v, p, perr)
