@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -60,6 +61,28 @@ func BenchmarkAppendOne(b *testing.B) {
 					b.Fatal(err)
 				}
 				r.Derive(nil)
+			}
+		})
+	}
+}
+
+// BenchmarkScan is the scanner alone (parseLine on every line, no I/O, no
+// tree): what the CPU profile of the show spends most in.
+func BenchmarkScan(b *testing.B) {
+	for _, f := range fixtures.Large(b) {
+		b.Run(f.Name, func(b *testing.B) {
+			data, err := os.ReadFile(f.Path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines := bytes.Split(data, []byte("\n"))
+			var s scanner
+			var l line
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				for _, ln := range lines {
+					parseLine(&s, ln, &l)
+				}
 			}
 		})
 	}

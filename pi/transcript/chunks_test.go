@@ -137,8 +137,8 @@ func sortInts(a []int) {
 // every byte at every place of a word.
 func TestUTF16LenByWords(t *testing.T) {
 	for c := range 256 {
-		for at := range 17 {
-			raw := []byte(strings.Repeat("a", at) + string([]byte{byte(c)}) + "é😀" + strings.Repeat("b", 16-at))
+		for at := range 41 { // every place in the 32-byte and the 8-byte turns
+			raw := []byte(strings.Repeat("a", at) + string([]byte{byte(c)}) + "é😀" + strings.Repeat("b", 40-at))
 			want := 0
 			for _, b := range raw {
 				want += units(b)

@@ -194,9 +194,9 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 			n.thinking = r.intern(*c.Thinking)
 		}
 		r.nodes = append(r.nodes, n)
-		r.leaf, r.leafID = 0, c.LeafID
+		r.leaf, r.leafID, r.leafText = 0, c.LeafID, []byte(c.LeafID)
 		if r.header.Version >= 2 {
-			r.ids[c.LeafID] = 0
+			r.ids.add(r.leafText, 0)
 		}
 		r.partial = true
 	}

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/base64"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -102,4 +103,16 @@ func TestRestoredCursorSeesRewrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "name after the rewrite", r.Derive(nil).Name, "two")
+}
+
+// TestPathKeyIsFNV: cursors hold pathKeys, so the key of a path stays
+// hash/fnv's FNV-1a of its bytes.
+func TestPathKeyIsFNV(t *testing.T) {
+	for _, p := range []string{"", "/w/a.txt", "/home/u/é😀/b c", strings.Repeat("/x", 300)} {
+		h := fnv.New64a()
+		h.Write([]byte(p))
+		if got, want := pathKey(p), h.Sum64(); got != want {
+			t.Errorf("pathKey(%q) = %x, FNV-1a %x", p, got, want)
+		}
+	}
 }

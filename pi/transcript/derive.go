@@ -151,7 +151,7 @@ func ResolvePath(cwd, home, p string) string {
 		p = filepath.Join(home, p[1:])
 	}
 	if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") && cwd != "" {
-		p = filepath.Join(cwd, p)
+		return filepath.Join(cwd, p) // cleaned by Join
 	}
 	return filepath.Clean(p)
 }

@@ -94,7 +94,7 @@ func (s *scanner) content(c *content) bool {
 		ok := s.object(func(k []byte) bool {
 			switch string(k) {
 			case "type":
-				return s.strOr(&typ)
+				return s.word(&typ)
 			case "text":
 				n, ok := s.strLen()
 				textLen = n
@@ -108,9 +108,9 @@ func (s *scanner) content(c *content) bool {
 			case "toolCallId":
 				return s.strOr(&alias)
 			case "name":
-				return s.strOr(&name)
+				return s.word(&name)
 			case "toolName":
-				return s.strOr(&aliasName)
+				return s.word(&aliasName)
 			case "arguments", "input":
 				if haveArgs && string(k) == "input" {
 					return s.skip()
@@ -199,21 +199,21 @@ func (s *scanner) message(m *message) bool {
 	return s.object(func(k []byte) bool {
 		switch string(k) {
 		case "role":
-			return s.strOr(&m.role)
+			return s.word(&m.role)
 		case "content":
 			return s.content(&m.content)
 		case "provider":
-			return s.strOr(&m.provider)
+			return s.word(&m.provider)
 		case "model":
-			return s.strOr(&m.model)
+			return s.word(&m.model)
 		case "stopReason":
-			return s.strOr(&m.stopReason)
+			return s.word(&m.stopReason)
 		case "usage":
 			return s.usage(&m.usage)
 		case "toolCallId":
 			return s.strOr(&m.toolCallID)
 		case "toolName":
-			return s.strOr(&m.toolName)
+			return s.word(&m.toolName)
 		case "isError":
 			return s.boolean(&m.isError)
 		case "timestamp":
@@ -233,8 +233,9 @@ func (s *scanner) message(m *message) bool {
 
 // line is one parsed line: an entry or the header.
 type line struct {
-	typ, id, parentID, timestamp string
-	hasID, hasParent             bool
+	typ, timestamp   string
+	id, parentID     rawText // read into strings only where kept
+	hasID, hasParent bool
 
 	// header
 	version                                       float64
@@ -264,13 +265,13 @@ func parseLine(s *scanner, b []byte, l *line) bool {
 	ok := s.object(func(k []byte) bool {
 		switch string(k) {
 		case "type":
-			return s.strOr(&l.typ)
+			return s.word(&l.typ)
 		case "id":
 			l.hasID = s.peek() == '"'
-			return s.strOr(&l.id)
+			return s.rawOr(&l.id)
 		case "parentId":
 			l.hasParent = s.peek() == '"'
-			return s.strOr(&l.parentID)
+			return s.rawOr(&l.parentID)
 		case "timestamp":
 			return s.strOr(&l.timestamp)
 		case "message":
@@ -285,13 +286,13 @@ func parseLine(s *scanner, b []byte, l *line) bool {
 		case "branchedFrom":
 			return s.strOr(&l.branchedFrom)
 		case "provider":
-			return s.strOr(&l.provider)
+			return s.word(&l.provider)
 		case "modelId":
-			return s.strOr(&l.modelID)
+			return s.word(&l.modelID)
 		case "model":
-			return s.strOr(&l.modelLegacy)
+			return s.word(&l.modelLegacy)
 		case "thinkingLevel":
-			return s.strOr(&l.thinkingLevel)
+			return s.word(&l.thinkingLevel)
 		case "firstKeptEntryIndex":
 			return s.num(&l.firstKeptIndex, &l.hasFirstKeptIndex)
 		case "firstKeptEntryId":

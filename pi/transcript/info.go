@@ -123,7 +123,7 @@ func ReadInfo(path string) (*Info, error) {
 	if !ok {
 		return nil, ErrNotSession
 	}
-	info.ID, info.CWD, info.Started = l.id, l.cwd, l.timestamp
+	info.ID, info.CWD, info.Started = l.id.text(), l.cwd, l.timestamp
 	info.Parent = l.parentSession
 	if info.Parent == "" {
 		info.Parent = l.branchedFrom

@@ -6,6 +6,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -129,9 +130,11 @@ type Reader struct {
 	partial        bool // restored from a cursor: only the leaf's node is known
 	newer1x        bool // the file shows Pi 1.x (system messages, usage or context_edit entries)
 	nodes          []node
-	ids            map[string]int32 // entry id → node (files with ids)
+	ids            idIndex // entry id → node (files with ids)
 	leaf           int32
 	leafID         string
+	leafText       []byte // the leaf's id while reading; leafID once read
+	leafMoved      bool   // leafText is newer than leafID
 	calls          []call
 	pending        map[string]pendingCall
 	outputs        map[string]*output
@@ -186,7 +189,7 @@ func (r *Reader) Offset() int64 { return r.offset }
 func (r *Reader) reset() {
 	*r = Reader{Home: r.Home, path: r.path, visit: r.visit, sc: r.sc, buf: r.buf, scratch: r.scratch}
 	r.leaf = -1
-	r.ids = map[string]int32{}
+	r.ids = idIndex{long: map[string]int32{}}
 	r.pending = map[string]pendingCall{}
 	r.outputs = map[string]*output{}
 	r.touched = map[uint64]bool{}
@@ -297,9 +300,12 @@ func (r *Reader) hashAt(f *os.File, off, n int64) (uint64, error) {
 // pathKey stands for a file the session touched: whether it was touched
 // decides created or changed later, and the key does not show which file.
 func pathKey(path string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(path))
-	return h.Sum64()
+	// FNV-1a, as hash/fnv's New64a, without its []byte copy of the path
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(path); i++ {
+		h = (h ^ uint64(path[i])) * 1099511628211
+	}
+	return h
 }
 
 func (r *Reader) scratchN(n int) []byte {
@@ -317,7 +323,12 @@ var errBranchUnknown = errors.New("entry on a branch the cursor does not hold")
 // read consumes complete lines from r.offset on.
 func (r *Reader) read(f *os.File) error {
 	r.file = f
-	defer func() { r.file = nil }()
+	defer func() {
+		r.file = nil
+		if r.leafMoved {
+			r.leafID, r.leafMoved = string(r.leafText), false
+		}
+	}()
 	var err error
 	r.offset, r.buf, err = base.Lines(f, r.offset, r.size, r.buf, lineLimit,
 		func(b []byte, off int64) error {
@@ -397,13 +408,15 @@ func (r *Reader) setHeader(l *line) {
 	if model == "" {
 		model = l.modelLegacy
 	}
-	r.header = Header{Version: v, ID: l.id, Timestamp: l.timestamp, CWD: l.cwd, ParentSession: parent,
+	r.header = Header{Version: v, ID: l.id.text(), Timestamp: l.timestamp, CWD: l.cwd, ParentSession: parent,
 		Provider: l.provider, ModelID: model, ThinkingLevel: l.thinkingLevel}
 }
 
 // v1ID is the id jig gives a v1 entry: its index among the parsed lines,
 // the index Pi's migration uses for firstKeptEntryIndex.
-func v1ID(ordinal int) string { return fmt.Sprintf("%08x", ordinal) }
+func v1ID(ordinal int) string { return string(appendV1ID(nil, ordinal)) }
+
+func appendV1ID(b []byte, ordinal int) []byte { return fmt.Appendf(b, "%08x", ordinal) }
 
 func (r *Reader) intern(s string) int32 {
 	if i, ok := r.strIdx[s]; ok {
@@ -429,16 +442,12 @@ func (r *Reader) model(provider, id string) int32 {
 // entry adds one entry to the tree and the running totals.
 func (r *Reader) entry(l *line, ordinal int) error {
 	// place in the tree
-	id, parent := l.id, int32(-1)
+	parent := int32(-1)
 	if r.header.Version < 2 {
-		id = v1ID(ordinal) // Pi's migration chains v1 entries in file order
-		parent = r.leaf
+		parent = r.leaf // Pi's migration chains v1 entries in file order
 	} else {
-		if !l.hasID {
-			id = v1ID(ordinal)
-		}
 		if l.hasParent {
-			p, ok := r.ids[l.parentID]
+			p, ok := r.parentOf(l.parentID.bytes())
 			switch {
 			case ok:
 				parent = p
@@ -491,12 +500,86 @@ func (r *Reader) entry(l *line, ordinal int) error {
 
 	idx := int32(len(r.nodes))
 	r.nodes = append(r.nodes, n)
-	r.ids[id] = idx
-	r.leaf, r.leafID = idx, id
-	if r.header.Version < 2 {
-		delete(r.ids, id) // v1 parents are implicit; keep the map small
+	r.leaf, r.leafMoved = idx, true
+	if r.header.Version < 2 || !l.hasID {
+		r.leafText = appendV1ID(r.leafText[:0], ordinal)
+	} else {
+		r.leafText = append(r.leafText[:0], l.id.bytes()...)
+	}
+	if r.header.Version >= 2 { // v1 parents are implicit: no index
+		r.ids.add(r.leafText, idx)
 	}
 	return nil
+}
+
+// parentOf is the node of the entry with this id: most often the leaf (Pi
+// appends each entry to the one before it), else the index's.
+func (r *Reader) parentOf(id []byte) (int32, bool) {
+	if r.leaf >= 0 && bytes.Equal(id, r.leafText) {
+		return r.leaf, true // the newest node with that id, as the index has it
+	}
+	return r.ids.get(id)
+}
+
+// idIndex maps entry ids to nodes (the newest node for an id Pi wrote
+// twice). Pi's ids are eight hex digits: an id of up to eight bytes and no
+// NUL is keyed by its bytes in a uint64 (cheap to hash, no string kept), a
+// longer one by its text. A file whose entries each hang from the one
+// before never needs the short ids' map (parentOf): until a lookup does,
+// they wait in keys, a uint64 per node.
+type idIndex struct {
+	keys  []uint64 // node i's short key, or longKey; until the map is built
+	short map[uint64]int32
+	long  map[string]int32
+}
+
+// longKey stands in keys for a long id: no short id makes it, as a short
+// key's zero bytes follow all its others.
+const longKey = 1 << 8
+
+// shortID is the uint64 of an id of up to eight bytes, zero-padded: one
+// key for one id, as no id byte is zero.
+func shortID(id []byte) (uint64, bool) {
+	if len(id) > 8 || bytes.IndexByte(id, 0) >= 0 {
+		return 0, false
+	}
+	var k [8]byte
+	copy(k[:], id)
+	return binary.LittleEndian.Uint64(k[:]), true
+}
+
+func (x *idIndex) get(id []byte) (int32, bool) {
+	k, short := shortID(id)
+	if !short {
+		i, found := x.long[string(id)]
+		return i, found
+	}
+	if x.short == nil {
+		x.short = make(map[uint64]int32, len(x.keys))
+		for i, k := range x.keys {
+			if k != longKey {
+				x.short[k] = int32(i)
+			}
+		}
+		x.keys = nil
+	}
+	i, found := x.short[k]
+	return i, found
+}
+
+// add indexes node i, the next node, under id.
+func (x *idIndex) add(id []byte, i int32) {
+	k, short := shortID(id)
+	if !short {
+		x.long[string(id)] = i
+		k = longKey
+	}
+	switch {
+	case x.short == nil:
+		x.keys = append(x.keys, k)
+	case short:
+		x.short[k] = i
+	}
 }
 
 func (r *Reader) messageEntry(l *line, n *node) {

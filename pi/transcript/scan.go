@@ -3,6 +3,7 @@ package transcript
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 )
 
@@ -15,7 +16,15 @@ type scanner struct {
 	b     []byte
 	i     int
 	stack []byte
+	words map[string]string // see word
 }
+
+// The word table's bounds: a hostile file's many long values cost no
+// memory, only their allocation.
+const (
+	maxWords   = 256
+	maxWordLen = 64
+)
 
 // plain marks the bytes a string may hold without a second look.
 var plain = func() (t [256]bool) {
@@ -53,21 +62,10 @@ func (s *scanner) peek() byte {
 // code unit but two or six bytes.
 func (s *scanner) str() (raw []byte, adj int, ok bool) {
 	b := s.b
-	i := s.i + 1
-	start := i
+	start := s.i + 1
+	i := start
 	for {
-		// eight bytes at a time while none is '"', '\\' or a control byte
-		for i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			q, bs := w^(ones*'"'), w^(ones*'\\')
-			if ((q-ones)&^q|(bs-ones)&^bs|(w-ones*0x20)&^w)&highs != 0 {
-				break
-			}
-			i += 8
-		}
-		for i < len(b) && plain[b[i]] {
-			i++
-		}
+		i += plainLen(b[i:]) // to the quote, a backslash or a bad byte
 		if i >= len(b) {
 			return nil, 0, false
 		}
@@ -98,6 +96,46 @@ func (s *scanner) str() (raw []byte, adj int, ok bool) {
 	}
 }
 
+// plainLen is how many bytes p starts with that are no '"', '\\' or control
+// byte: a word at a time (special: exact for the lowest flagged byte), two
+// words a turn.
+func plainLen(p []byte) int {
+	n := 0
+	for ; len(p) >= 16; p = p[16:] {
+		if m := special(binary.LittleEndian.Uint64(p)); m != 0 {
+			return n + bits.TrailingZeros64(m)>>3
+		}
+		if m := special(binary.LittleEndian.Uint64(p[8:])); m != 0 {
+			return n + 8 + bits.TrailingZeros64(m)>>3
+		}
+		n += 16
+	}
+	if len(p) >= 8 {
+		if m := special(binary.LittleEndian.Uint64(p)); m != 0 {
+			return n + bits.TrailingZeros64(m)>>3
+		}
+		n, p = n+8, p[8:]
+	}
+	for _, c := range p {
+		if !plain[c] {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// special flags the high bit of each byte of w that is '"', '\\' or a
+// control byte: subtracting ones sets it in a zero byte of w^'"' and of
+// w^'\\', subtracting 0x20s in a byte below 0x20, and &^w drops the bytes
+// whose own high bit is set (an xor with an ASCII byte keeps it, so one
+// &^w serves the three). A borrow may flag a byte above a flagged one too,
+// never below: the lowest flag is exact.
+func special(w uint64) uint64 {
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((q - ones) | (bs - ones) | (w - ones*0x20)) &^ w & highs
+}
+
 func hex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
@@ -118,15 +156,18 @@ func text(raw []byte, adj int) string {
 // one unit per UTF-8 sequence, two for four-byte ones, escapes adjusted by adj.
 func utf16Len(raw []byte, adj int) int {
 	n := 0
-	for ; len(raw) >= 8; raw = raw[8:] {
-		// eight ASCII bytes at a time, in one load
-		if binary.LittleEndian.Uint64(raw)&highs == 0 {
-			n += 8
+	for ; len(raw) >= 32; raw = raw[32:] {
+		// thirty-two ASCII bytes at a time, the common case
+		w0, w1 := binary.LittleEndian.Uint64(raw[:8]), binary.LittleEndian.Uint64(raw[8:16])
+		w2, w3 := binary.LittleEndian.Uint64(raw[16:24]), binary.LittleEndian.Uint64(raw[24:32])
+		if (w0|w1|w2|w3)&highs == 0 {
+			n += 32
 			continue
 		}
-		for _, c := range raw[:8] {
-			n += units(c)
-		}
+		n += wordUnits(w0) + wordUnits(w1) + wordUnits(w2) + wordUnits(w3)
+	}
+	for ; len(raw) >= 8; raw = raw[8:] {
+		n += wordUnits(binary.LittleEndian.Uint64(raw[:8]))
 	}
 	for _, c := range raw {
 		n += units(c)
@@ -134,6 +175,19 @@ func utf16Len(raw []byte, adj int) int {
 	return n + adj
 }
 
+// wordUnits is units summed over the eight bytes of w: one each, none for
+// a continuation byte (10xxxxxx), two for a four-byte lead (11110xxx and
+// up). Shifting w left by k brings each byte's bit 7-k to its bit 7.
+func wordUnits(w uint64) int {
+	if w&highs == 0 {
+		return 8
+	}
+	cont := w &^ (w << 1) & highs
+	lead4 := w & (w << 1) & (w << 2) & (w << 3) & highs
+	return 8 - bits.OnesCount64(cont) + bits.OnesCount64(lead4)
+}
+
+// units is what one byte adds to utf16Len.
 func units(c byte) int {
 	switch {
 	case c < 0x80:
@@ -370,6 +424,60 @@ func (s *scanner) strOr(dst *string) bool {
 	return ok
 }
 
+// rawText is a string value as a line holds it: the bytes between its
+// quotes (valid as long as the line is) and its escapes' adj.
+type rawText struct {
+	raw []byte
+	adj int
+}
+
+func (t rawText) text() string { return text(t.raw, t.adj) }
+
+// bytes is the text, without a string when there are no escapes.
+func (t rawText) bytes() []byte {
+	if t.adj == 0 {
+		return t.raw
+	}
+	return []byte(t.text())
+}
+
+// rawOr is strOr without the string.
+func (s *scanner) rawOr(dst *rawText) bool {
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	raw, adj, ok := s.str()
+	if ok {
+		*dst = rawText{raw, adj}
+	}
+	return ok
+}
+
+// word is strOr for the fields that take a few values over a whole file
+// (types, roles, providers, models, tool names): each value is allocated
+// once, from a table of at most maxWords short ones.
+func (s *scanner) word(dst *string) bool {
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	raw, adj, ok := s.str()
+	if !ok {
+		return false
+	}
+	if w, hit := s.words[string(raw)]; hit && adj == 0 {
+		*dst = w
+		return true
+	}
+	*dst = text(raw, adj)
+	if adj == 0 && len(raw) <= maxWordLen && len(s.words) < maxWords {
+		if s.words == nil {
+			s.words = map[string]string{}
+		}
+		s.words[*dst] = *dst
+	}
+	return true
+}
+
 // strLen reads a string value and returns its JavaScript length; -1 when
 // the value is not a string.
 func (s *scanner) strLen() (int, bool) {
@@ -389,7 +497,11 @@ func (s *scanner) num(dst *float64, set *bool) bool {
 	if !ok {
 		return false
 	}
-	v, err := strconv.ParseFloat(string(raw), 64)
+	v, exact := exactInt(raw)
+	var err error
+	if !exact {
+		v, err = strconv.ParseFloat(string(raw), 64)
+	}
 	if err == nil {
 		*dst = v
 		if set != nil {
@@ -397,6 +509,31 @@ func (s *scanner) num(dst *float64, set *bool) bool {
 		}
 	}
 	return true
+}
+
+// exactInt is the value of a JSON integer of up to 15 digits (token counts,
+// unix ms), exact in a float64 as ParseFloat makes it, without its string;
+// false for any other number.
+func exactInt(raw []byte) (float64, bool) {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	v := float64(n)
+	if len(digits) < len(raw) {
+		v = -v
+	}
+	return v, true
 }
 
 // boolean reads true or false into *dst; other values are skipped.

@@ -113,14 +113,16 @@ func (t *treeBuilder) visit(l *line, b []byte, off int64) bool {
 		t.nodes, t.ids = t.nodes[:idx], t.ids[:idx]
 	}
 	// the same place in the tree Reader.entry gives it
-	id, parent := l.id, int32(-1)
+	id, parent := l.id.text(), int32(-1)
 	if r.header.Version < 2 || !l.hasID {
 		id = v1ID(r.ordinal - 1)
 	}
 	if r.header.Version < 2 {
 		parent = r.leaf
-	} else if p, ok := r.ids[l.parentID]; l.hasParent && ok {
-		parent = p
+	} else if l.hasParent {
+		if p, ok := r.parentOf(l.parentID.bytes()); ok {
+			parent = p
+		}
 	}
 	n := treeNode{prompt: -1, parent: -1, summary: -1, name: -1}
 	if parent >= 0 {
