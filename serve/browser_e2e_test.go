@@ -282,7 +282,16 @@ func TestServeInABrowser(t *testing.T) {
 		t.Errorf("the write reloaded the page: mark %q, %d navigations", r.MarkAfterChange, r.Navigations)
 	}
 	t.Logf("a status write reached the open board in %d ms", r.ChangeMs)
-	if !slices.Equal(r.Notes, []string{"notes: question"}) {
+	// the demo's live sessions (shop, api, project) begin and end waits as
+	// they go, so theirs may come too; of the others, only notes began one
+	// (shop2 was waiting when the page opened)
+	var notes []string
+	for _, n := range r.Notes {
+		if project, _, _ := strings.Cut(n, ":"); !slices.Contains([]string{"shop", "api", "project"}, project) {
+			notes = append(notes, n)
+		}
+	}
+	if !slices.Equal(notes, []string{"notes: question"}) {
 		t.Errorf("notifications asked for: %q, want the one of the session that began to wait", r.Notes)
 	}
 
