@@ -64,7 +64,13 @@ func cleanTree(v any, num func(json.Number) (any, error)) (any, error) {
 		}
 		return v, nil
 	case map[string]any:
-		out := make(map[string]any, len(v))
+		out := v // in place, unless a key changes: a map copied is a map built again
+		for k := range v {
+			if Clean(k) != k {
+				out = make(map[string]any, len(v))
+				break
+			}
+		}
 		for k, e := range v {
 			c, err := cleanTree(e, num)
 			if err != nil {
@@ -88,15 +94,15 @@ func templateNumber(n json.Number) (any, error) {
 func dropNulls(v any) any {
 	switch v := v.(type) {
 	case []any:
-		for i, e := range v {
-			v[i] = dropNulls(e)
+		for _, e := range v {
+			dropNulls(e) // in place
 		}
 	case map[string]any:
 		for k, e := range v {
 			if e == nil {
 				delete(v, k)
 			} else {
-				v[k] = dropNulls(e)
+				dropNulls(e)
 			}
 		}
 	}
