@@ -272,11 +272,12 @@ func kind(v any) string {
 // Format is a parsed --format template and the bounds it runs within.
 type Format struct {
 	t      *template.Template
+	keys   map[string]bool // rootKeys(t)
 	bounds Bounds
 }
 
 // Within is f bound by b instead of DefaultBounds.
-func (f *Format) Within(b Bounds) *Format { return &Format{f.t, b} }
+func (f *Format) Within(b Bounds) *Format { return &Format{f.t, f.keys, b} }
 
 // tickHelper is the helper every loop and template body calls first: it
 // stops a run past its time. A loop whose body prints nothing or calls no
@@ -303,7 +304,7 @@ func Parse(text string) (*Format, error) {
 			tickLoops(named.Tree.Root, tick)
 		}
 	}
-	return &Format{t, DefaultBounds}, nil
+	return &Format{t, rootKeys(t), DefaultBounds}, nil
 }
 
 // tickLoops makes every range body under n call tick first.
@@ -397,7 +398,7 @@ func firstOf(names ...string) string {
 // an error w gets no byte, so a status line never shows half a line or an
 // error.
 func Execute(w io.Writer, f *Format, data []byte, now time.Time) error {
-	doc, err := document(data, templateNumber)
+	doc, err := documentOf(data, f.keys)
 	if err != nil {
 		return err
 	}
