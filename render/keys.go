@@ -78,9 +78,11 @@ func readKeys(n parse.Node, root bool, keys map[string]bool) bool {
 }
 
 // documentOf is document(data) for a template that reads only keys (nil:
-// any) of an object: those members are decoded, the rest only scanned.
+// any) of an object: those members are decoded, the rest only scanned. A
+// number a template could not hold, read or not, fails the whole run as
+// before: such a document is decoded whole.
 func documentOf(data []byte, keys map[string]bool) (any, error) {
-	if keys == nil || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
+	if keys == nil || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) || !plainNumbers(data) {
 		return document(data, templateNumber)
 	}
 	var members map[string]json.RawMessage
@@ -98,4 +100,46 @@ func documentOf(data []byte, keys map[string]bool) (any, error) {
 		}
 	}
 	return doc, nil
+}
+
+// plainNumbers reports whether every number in the JSON data is one that
+// surely fits a float64: no exponent, at most 300 digits in a row.
+func plainNumbers(data []byte) bool {
+	digits := 0
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			if i = stringEnd(data, i); i < 0 {
+				return true // not JSON: the decode says so
+			}
+		case c >= '0' && c <= '9':
+			if digits++; digits > 300 {
+				return false
+			}
+			continue
+		case (c == 'e' || c == 'E') && i > 0 && (data[i-1] >= '0' && data[i-1] <= '9' || data[i-1] == '.'):
+			return false
+		}
+		digits = 0
+	}
+	return true
+}
+
+// stringEnd is the index of the quote that ends the string opened at i,
+// -1 when none does.
+func stringEnd(data []byte, i int) int {
+	for {
+		j := bytes.IndexByte(data[i+1:], '"')
+		if j < 0 {
+			return -1
+		}
+		i += 1 + j
+		k := i - 1
+		for k >= 0 && data[k] == '\\' {
+			k--
+		}
+		if (i-1-k)%2 == 0 { // not escaped
+			return i
+		}
+	}
 }
