@@ -183,25 +183,24 @@ $counts
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
 - Both programs are built with plain \`go build\` (the last two rows aside). On a busy machine both slow down and
   the absolute times say little; the ratio is what the budget is about.
-- Where the time goes (issue 32; callgrind's exclusive costs, a build that exits as main starts for the
-  start-up (callgrind's --toggle-collect is not reliable over Go's stack switches), \`GODEBUG=inittrace=1\`): before the Go runtime reaches main, ~1.8 M instructions against
-  hello's whole 0.37 M (1.36 M before main linked serve; its net/http, crypto and html/template inits are ~0.5 M): gojq's package init, the table of its jq-defined builtins (0.64 M, 2 278 allocations;
-  it runs wherever gojq is linked, and \`--jq\` needs it), the runtime's start over the binary's tables
-  (~0.3 M) and a few small inits (unicode's tables, urfave/cli, fsnotify: ~0.15 M). Then building the command tree
-  (0.17 M), reading the command line and running the action (~0.2 M), and finding, reading and checking the
-  file (~0.4 M). Gone since the issue: ticket's, the replay's, cmdline's and install's regexps at init
-  (~0.25 M); urfave/cli's own run of the command (~0.6 M, nearly all of it its regexp over every flag's name,
-  153 times a run, from runFlagActions and IsSet: \`cmdline.Run\` calls a plain leaf command's action
-  itself, with the command's own flags on a \`flag.FlagSet\`); \`json.Unmarshal\` of the whole file into a
-  Head, then \`json.Valid\` of it (0.83 M: one call per byte; \`status.validJSON\` is a loop, held to
-  json.Valid by a fuzz target). What is left that is not the floor is mostly gojq's init, which only not
-  linking gojq would remove.
-- Instructions are not all of a process's cost: hello runs 0.37 M of them in ~1 ms of CPU, the rest is the
-  kernel's exec, page faults and thread starts. jig takes more than twice hello's page faults (its 17.7 MB binary's
-  tables, gojq's 219 KB of init allocations, the 24 KB file), which is why the wall-time ratio falls by less
-  than the instruction count. \`--format\` decodes the whole document into a map for the template, and
-  \`--preset\` decodes the whole file into a Status (~5 M instructions); that decode is what is left on
-  those two paths.
+- Where the time goes (issue 32; callgrind's exclusive costs, a build that exits in main's init for the
+  start-up (callgrind's --toggle-collect is not reliable over Go's stack switches), \`GODEBUG=inittrace=1\`,
+  \`perf stat\`): before the Go runtime reaches main, 1.83 M instructions and 461 page faults, against hello's whole
+  0.34 M and 191. In it: gojq's package init, the table of its jq-defined builtins (0.55 M, 2 278 allocations,
+  219 KB, 136 KB of code run once; it runs wherever gojq is linked, and \`--jq\` needs it); serve's net/http,
+  crypto (edwards25519's base point table) and html/template inits (~0.5 M); the runtime's start over the
+  binary's tables (moduledataverify1 alone 0.14 M over a 4.4 MB pclntab) and small inits (unicode, urfave/cli,
+  fsnotify). jig's own packages do no work at init. After main, ~0.7 M: building the one command named (0.11 M),
+  reading the command line and running the action (~0.1 M), finding, reading and checking the file (~0.5 M, of
+  it \`status.validJSON\` 0.32 M: the file is passed on only when it is one JSON value). Gone since the issue:
+  ticket's, the replay's, cmdline's and install's regexps at init (~0.25 M); urfave/cli's own run of the
+  command (~0.6 M: \`cmdline.Run\` calls a plain leaf command's action itself); \`json.Unmarshal\` of the whole
+  file into a Head, then \`json.Valid\` (0.83 M); building every command of the tree to run one (0.15 M).
+- Instructions are not all of a process's cost: hello runs 0.34 M of them in ~1.4 ms of CPU, the rest is the
+  kernel's exec, page faults and thread starts. jig takes ~2.6× hello's page faults (its 18 MB binary's
+  tables and code, gojq's init allocations, the 24 KB file), which is why the wall-time ratio falls by less
+  than the instruction count. \`--format\` decodes only the top-level keys its template names (the rest of the
+  file is scanned, not built); \`--preset\` decodes the whole file into a Status (~3 M of its ~5.9 M).
 - The machine was shared with other builds and tests through the run (the load average above): wall times
   move with it by far more than the ratio's noise, and the instruction counts are the steadier measure.
 

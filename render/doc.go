@@ -64,7 +64,13 @@ func cleanTree(v any, num func(json.Number) (any, error)) (any, error) {
 		}
 		return v, nil
 	case map[string]any:
-		out := make(map[string]any, len(v))
+		out := v // in place, unless a key changes: a map copied is a map built again
+		for k := range v {
+			if Clean(k) != k {
+				out = make(map[string]any, len(v))
+				break
+			}
+		}
 		for k, e := range v {
 			c, err := cleanTree(e, num)
 			if err != nil {
@@ -88,15 +94,15 @@ func templateNumber(n json.Number) (any, error) {
 func dropNulls(v any) any {
 	switch v := v.(type) {
 	case []any:
-		for i, e := range v {
-			v[i] = dropNulls(e)
+		for _, e := range v {
+			dropNulls(e) // in place
 		}
 	case map[string]any:
 		for k, e := range v {
 			if e == nil {
 				delete(v, k)
 			} else {
-				v[k] = dropNulls(e)
+				dropNulls(e)
 			}
 		}
 	}
@@ -266,11 +272,12 @@ func kind(v any) string {
 // Format is a parsed --format template and the bounds it runs within.
 type Format struct {
 	t      *template.Template
+	keys   map[string]bool // rootKeys(t)
 	bounds Bounds
 }
 
 // Within is f bound by b instead of DefaultBounds.
-func (f *Format) Within(b Bounds) *Format { return &Format{f.t, b} }
+func (f *Format) Within(b Bounds) *Format { return &Format{f.t, f.keys, b} }
 
 // tickHelper is the helper every loop and template body calls first: it
 // stops a run past its time. A loop whose body prints nothing or calls no
@@ -297,7 +304,7 @@ func Parse(text string) (*Format, error) {
 			tickLoops(named.Tree.Root, tick)
 		}
 	}
-	return &Format{t, DefaultBounds}, nil
+	return &Format{t, rootKeys(t), DefaultBounds}, nil
 }
 
 // tickLoops makes every range body under n call tick first.
@@ -391,7 +398,7 @@ func firstOf(names ...string) string {
 // an error w gets no byte, so a status line never shows half a line or an
 // error.
 func Execute(w io.Writer, f *Format, data []byte, now time.Time) error {
-	doc, err := document(data, templateNumber)
+	doc, err := documentOf(data, f.keys)
 	if err != nil {
 		return err
 	}

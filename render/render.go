@@ -167,7 +167,12 @@ var tableNarrowing = []Narrowing{
 // The Herdr.app mods carry the same rule in JS (herdr/app/src/shared.js
 // clean); render/testdata/clean_cases.json and clean_rule.txt hold both to it.
 func Clean(v string) string {
-	return strings.Map(cleanRune, v)
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f {
+			return strings.Map(cleanRune, v)
+		}
+	}
+	return v // printable ASCII, as most text is: nothing to clean, no call a rune
 }
 
 // cleanRune is Clean for one rune: itself, '?', or -1 to drop it.

@@ -15,29 +15,22 @@ import (
 // shares, each in its agent's file here, listed after its hook.
 var extraCommands = map[string]func(*env) *cli.Command{"claude": claudeStatusLineCommand}
 
-// agentCommands are the `jig <agent>` commands of the registered agents
-// (peer.All, cmd/jig/registry.go), each built from its descriptor.
-func agentCommands(e *env) []*cli.Command {
-	var list []*cli.Command
-	for _, a := range peer.All() {
-		if a.Name == "" {
-			continue // its command is its own (Pi's)
-		}
-		var subs []*cli.Command
-		if a.Hook != nil {
-			subs = append(subs, hookCommand(e, a))
-		}
-		if extra, ok := extraCommands[a.Name]; ok {
-			subs = append(subs, extra(e))
-		}
-		if a.Records != nil {
-			list := func() ([]*transcript.Listed, error) { return a.Records.List(e.getenv) }
-			subs = append(subs, sessionsCommand(e, a.Name, a.Label+"'s", "from their "+a.Records.Kind+"s' heads", list), showCommand(e, a))
-		}
-		list = append(list, &cli.Command{Name: a.Name, Usage: a.Usage, Subcommands: subs,
-			UsageText: "jig " + a.Name + " COMMAND [options] [arguments]\n\nexample: jig " + a.Name + " sessions --cwd ."})
+// agentCommand is the `jig <agent>` command of a registered agent
+// (peer.All, cmd/jig/registry.go), built from its descriptor.
+func agentCommand(e *env, a peer.Agent) *cli.Command {
+	var subs []*cli.Command
+	if a.Hook != nil {
+		subs = append(subs, hookCommand(e, a))
 	}
-	return list
+	if extra, ok := extraCommands[a.Name]; ok {
+		subs = append(subs, extra(e))
+	}
+	if a.Records != nil {
+		list := func() ([]*transcript.Listed, error) { return a.Records.List(e.getenv) }
+		subs = append(subs, sessionsCommand(e, a.Name, a.Label+"'s", "from their "+a.Records.Kind+"s' heads", list), showCommand(e, a))
+	}
+	return &cli.Command{Name: a.Name, Usage: a.Usage, Subcommands: subs,
+		UsageText: "jig " + a.Name + " COMMAND [options] [arguments]\n\nexample: jig " + a.Name + " sessions --cwd ."}
 }
 
 // hookCommand is `jig <agent> hook`: stdin to the agent's hook, its

@@ -14,7 +14,7 @@ import (
 // run is jig's whole life: parse, act, map the error to an exit code. It
 // prints at most one error line, on stderr, prefixed with the command.
 func run(args []string, e *env) int {
-	app := newApp(e)
+	app := newApp(e, args...)
 	args, err := cmdline.Prepare(app, args) // jig help CMD, what jig board sent over ssh
 	if err != nil {
 		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(err.Error()))
@@ -40,7 +40,9 @@ func run(args []string, e *env) int {
 	return exitCode(err)
 }
 
-func newApp(e *env) *cli.App {
+// newApp is jig's app; given the command line, with only the commands it
+// needs (commands).
+func newApp(e *env, args ...string) *cli.App {
 	app := &cli.App{
 		Name:                 "jig",
 		Usage:                "see and steer the coding agents running in your terminals",
@@ -62,7 +64,7 @@ func newApp(e *env) *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		Commands: commands(e),
+		Commands: commands(e, args),
 		Version:  cmdline.Version(),
 	}
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }

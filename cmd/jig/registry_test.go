@@ -68,3 +68,12 @@ func imports(t *testing.T, file string) []string {
 	}
 	return out
 }
+
+// Each top-level command is built under the name commands finds it by.
+func TestTopCommandNames(t *testing.T) {
+	for _, c := range topCommands(newEnv()) {
+		if got := c.build().Name; got != c.name {
+			t.Errorf("the command listed as %q is named %q", c.name, got)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package render
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A template that names its top-level keys decodes only those; one that may
+// read the document whole (a bare dot or $ at the top, {{template}},
+// {{define}}) decodes all of it.
+func TestRootKeys(t *testing.T) {
+	for _, c := range []struct {
+		tpl  string
+		want string // the keys, "*" for the whole document
+	}{
+		{"{{.state}}", "state"},
+		{"{{short .model}} {{percent .context.percent}} {{cost .usage.cost}}", "context model usage"},
+		{"{{if gt .context.percent 40.0}}hot{{else}}{{.state}}{{end}}", "context state"},
+		{"{{range .outputs}}{{.action}} {{.}} {{$.cwd}}{{end}}", "cwd outputs"},
+		{"{{with .terminal}}{{.}}{{else}}{{.agent}}{{end}}", "agent terminal"},
+		{"{{range $i, $o := .outputs}}{{$o.path}}{{end}} {{$x := .pid}}{{$x}}", "outputs pid"},
+		{"{{(index .recent 0).tool}}", "recent"},
+		{"plain text", ""},
+		{"{{json .}}", "*"},
+		{"{{index . \"state\"}}", "*"},
+		{"{{$}}", "*"},
+		{"{{$d := .}}{{$d.state}}", "*"},
+		{`{{define "x"}}{{.state}}{{end}}{{template "x" .}}`, "*"},
+		{"{{range .outputs}}{{template \"format\"}}{{end}}", "*"},
+	} {
+		f, err := Parse(c.tpl)
+		if err != nil {
+			t.Fatalf("%s: %v", c.tpl, err)
+		}
+		got := "*"
+		if f.keys != nil {
+			got = strings.Join(slices.Sorted(maps.Keys(f.keys)), " ")
+		}
+		if got != c.want {
+			t.Errorf("%s: keys %q, want %q", c.tpl, got, c.want)
+		}
+	}
+}
+
+// Decoding only the keys a template names prints what decoding the whole
+// document prints: nulls, keys that clean to the key, a key given twice,
+// a document that is not an object.
+func TestRootKeysPrintTheSame(t *testing.T) {
+	docs := []string{
+		string(encode(t, fullStatus())),
+		`{"state":null,"model":{"id":"m"},"st\u0007ate":"x"}`,
+		`{"state":"a","state":"b","pid":1e3}`,
+		`{"state":"a","x":1e400}`,
+		`{"state":"a","x":[1E-999, "1e400"],"y":true}`,
+		`{"state":"a","x":` + strings.Repeat("9", 400) + `}`,
+		`{"state":"1e400 \"e9\" false"}`,
+		`{"state":"a\\","x":1e400}`,
+		` {"context":{"percent":null,"tokens":5}}`,
+		`[{"state":"in a list"}]`,
+		`null`,
+		`{"state":"a"} trailing`,
+		`{"state":`,
+	}
+	for _, tpl := range []string{
+		"{{.state}}", "{{json .model}} {{.pid}}", "{{percent .context.percent}} {{.context.tokens}}",
+		"{{range .outputs}}{{.path}} {{end}}{{.nope}}", "{{with .ticket}}{{.key}}{{else}}none{{end}}",
+	} {
+		f, err := Parse(tpl)
+		if err != nil {
+			t.Fatalf("%s: %v", tpl, err)
+		}
+		whole := &Format{f.t, nil, f.bounds}
+		for _, doc := range docs {
+			var got, want strings.Builder
+			gotErr := Execute(&got, f, []byte(doc), t0)
+			wantErr := Execute(&want, whole, []byte(doc), t0)
+			if got.String() != want.String() || (gotErr == nil) != (wantErr == nil) {
+				t.Errorf("%s over %.40s:\n got %q (err %v)\nwant %q (err %v)", tpl, doc, got.String(), gotErr, want.String(), wantErr)
+			}
+		}
+	}
+}
