@@ -53,3 +53,22 @@ func Find(arg, folder string, list func() ([]*Listed, error)) (string, error) {
 	}
 	return MatchID(arg, folder, infos, func(in *Listed) (string, string) { return in.ID, in.File })
 }
+
+// StartedIn keeps the sessions of list whose folder (cwd) is dir, made
+// absolute from the working folder; all of them when dir is "".
+func StartedIn[T any](list []T, dir string, cwd func(T) string) ([]T, error) {
+	if dir == "" {
+		return list, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	kept := list[:0]
+	for _, in := range list {
+		if filepath.Clean(cwd(in)) == abs {
+			kept = append(kept, in)
+		}
+	}
+	return kept, nil
+}

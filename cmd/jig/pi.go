@@ -1,13 +1,12 @@
 package main
 
 import (
-	"path/filepath"
-
 	"github.com/urfave/cli/v2"
 
 	"jig/pi"
 	"jig/pi/bridge"
 	"jig/status"
+	"jig/transcript"
 )
 
 // piCommand groups what jig does with Pi itself; each subcommand lives
@@ -67,19 +66,9 @@ func piSessionsCommand(e *env) *cli.Command {
 
 // inCWD keeps the sessions started in --cwd's folder (all without it).
 func inCWD[T any](c *cli.Context, list []T, cwd func(T) string) ([]T, error) {
-	dir := c.String("cwd")
-	if dir == "" {
-		return list, nil
-	}
-	abs, err := filepath.Abs(dir)
+	kept, err := transcript.StartedIn(list, c.String("cwd"), cwd)
 	if err != nil {
 		return nil, usageError(c, "--cwd: %v", err)
-	}
-	kept := list[:0]
-	for _, in := range list {
-		if filepath.Clean(cwd(in)) == abs {
-			kept = append(kept, in)
-		}
 	}
 	return kept, nil
 }
