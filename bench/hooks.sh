@@ -39,8 +39,9 @@ go run ./bench/hookstate "$work"
 
 # The hooks' own work, in process: no start, no exec.
 gobench=$(for p in claude codex gemini qwen; do
-	go test "./$p/" -run '^$' -bench 'NothingNew|NothingChanged' -benchtime 300x -benchmem
-done | awk '/^Benchmark/ {printf "| `%s` | %.0f µs | %s B | %s |\n", $1, $3 / 1000, $5, $7}')
+	go test "./$p/" -run '^$' -bench 'NothingNew|NothingChanged' -benchtime 300x -benchmem |
+		awk -v p="$p" '/^Benchmark/ {printf "| %s `%s` | %.0f µs | %s B | %s |\n", p, $1, $3 / 1000, $5, $7}'
+done)
 
 export HOME="$work/home" CLAUDE_PID=$$ CODEX_HOME="$work/codex" TMUX=/tmp/t,1,0 TMUX_PANE=%1
 # hooks: name, agent, input
@@ -162,6 +163,10 @@ for n in "${names[@]}"; do
 	table+=$'\n'"$row"
 done
 echo "$table"
+# What the last run's reader wrote below the tables stays (where the time
+# goes, and what was done): everything from the notes' heading on.
+notes=$(sed -n '/^## Where the time goes/,$p' bench/hooks.md 2>/dev/null || true)
+[ -n "$notes" ] && notes=$'\n'"$notes"
 over=$(for n in "${names[@]:1}"; do echo "${ratio[$n/jig]}"; done | awk '$1 > 2 {k++} END {print k + 0}')
 cat >bench/hooks.md <<MD
 # A hook that finds nothing new
@@ -186,4 +191,5 @@ The hooks' own work, in process (\`go test ./<agent> -bench 'NothingNew|NothingC
 | benchmark | time/op | bytes/op | allocs/op |
 |---|---:|---:|---:|
 $gobench
+$notes
 MD
