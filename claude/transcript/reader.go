@@ -68,20 +68,10 @@ type counted struct {
 }
 
 // Call is one tool call: a name, what kind of action, how it ended.
-type Call struct {
-	ID      string `json:"id"`
-	Tool    string `json:"tool"` // as the recent list shows it (MCP: server/tool)
-	Action  string `json:"action,omitempty"`
-	Outcome string `json:"outcome"`
-	At      int64  `json:"at"` // unix ms
-}
+type Call = base.Call
 
-// pending is a call waiting for its result: its name and the file a write
-// touches (the only argument ever kept, as the outputs list holds it).
-type pending struct {
-	Tool string `json:"tool"`
-	Path string `json:"path,omitempty"`
-}
+// pending is a call waiting for its result.
+type pending = base.Pending
 
 // Output is a file a successful write or edit touched.
 type Output = base.Written
@@ -89,7 +79,7 @@ type Output = base.Written
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
 	// The calls come first: a hook that asks only whether a call was read
-	// decodes them alone (peekCalls, transcript.Lazy).
+	// decodes them alone (transcript.Lazy.PeekCalls).
 	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first (by time)
 	Pending map[string]pending `json:"pending"`
 
@@ -163,14 +153,6 @@ func (r *Reader) load() bool {
 	}
 	r.st = st
 	return true
-}
-
-// peekCalls is the calls of a state still lazy, decoded alone from the
-// state's head (where MarshalCursor puts them); ok false when there is
-// none to peek at.
-func (r *Reader) peekCalls() (calls []Call, pending map[string]pending, ok bool) {
-	ok = r.lazy.Peek(base.Field{Key: "calls", Into: &calls}, base.Field{Key: "pending", Into: &pending})
-	return calls, pending, ok
 }
 
 // state is what the reader knows, decoded; a cursor's that did not decode

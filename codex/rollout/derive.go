@@ -54,14 +54,7 @@ func (r *Reader) Called() []string { return slices.Clone(r.st.Called) }
 
 // Outcome is how a call read so far ended: pending while its end is not
 // read, "" when the call itself is not.
-func (r *Reader) Outcome(id string) string {
-	for _, c := range r.st.Calls {
-		if c.ID == id {
-			return c.Outcome
-		}
-	}
-	return ""
-}
+func (r *Reader) Outcome(id string) string { return transcript.OutcomeOf(r.st.Calls, nil, id) }
 
 // Replied reports whether the latest reply read has its response's counts
 // after it: at a Stop, the turn's last token count is in.

@@ -40,13 +40,7 @@ type Totals struct {
 }
 
 // Call is one tool call: a name, what kind of action, how it ended.
-type Call struct {
-	ID      string `json:"id"`
-	Tool    string `json:"tool"`
-	Action  string `json:"action,omitempty"`
-	Outcome string `json:"outcome"`
-	At      int64  `json:"at"` // unix ms
-}
+type Call = transcript.Call
 
 // Output is a file a successful change touched.
 type Output = transcript.Written

@@ -63,34 +63,19 @@ func (r *Reader) Called() []string { return slices.Clone(r.state().Called) }
 // Outcome is how a tool call read so far ended: pending while its result
 // is not read, "" when the call itself is not.
 func (r *Reader) Outcome(id string) string {
-	calls, pending, ok := r.peekCalls()
+	calls, pending, ok := r.lazy.PeekCalls()
 	if !ok {
 		st := r.state()
 		calls, pending = st.Calls, st.Pending
 	}
-	if _, ok := pending[id]; ok {
-		return status.Pending
-	}
-	for _, c := range calls {
-		if c.ID == id {
-			return c.Outcome
-		}
-	}
-	return ""
+	return pi.OutcomeOf(calls, pending, id)
 }
 
 // Settle records how a call ended as its after-tool hook says it: Qwen
 // writes the result into the transcript only after those hooks ran. A
 // pending call gets outcome; it reports whether it changed a call.
 func (r *Reader) Settle(id, outcome string) bool {
-	st := r.state()
-	for i := range st.Calls {
-		if c := &st.Calls[i]; c.ID == id && c.Outcome == status.Pending && outcome != status.Pending {
-			c.Outcome = outcome
-			return true
-		}
-	}
-	return false
+	return pi.Settle(r.state().Calls, id, outcome)
 }
 
 // TurnEnded reports whether the latest record read is a reply that calls

@@ -43,25 +43,15 @@ type Totals struct {
 }
 
 // Call is one tool call: a name, what kind of action, how it ended.
-type Call struct {
-	ID      string `json:"id"`
-	Tool    string `json:"tool"`
-	Action  string `json:"action,omitempty"`
-	Outcome string `json:"outcome"`
-	At      int64  `json:"at"` // unix ms
-}
+type Call = pi.Call
 
-// pending is a call waiting for its result: its name and the file a write
-// touches (the only argument ever kept, as the outputs list holds it).
-type pending struct {
-	Tool string `json:"tool"`
-	Path string `json:"path,omitempty"`
-}
+// pending is a call waiting for its result.
+type pending = pi.Pending
 
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
 	// The calls come first: a hook that asks only whether a call was read
-	// decodes them alone (peekCalls, transcript.Lazy).
+	// decodes them alone (transcript.Lazy.PeekCalls).
 	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first
 	Pending map[string]pending `json:"pending"`
 
@@ -120,13 +110,6 @@ func (r *Reader) state() *state {
 		r.update()
 	}
 	return &r.st
-}
-
-// peekCalls is the calls of a state still lazy, decoded alone from the
-// state's head; ok false when there is none to peek at.
-func (r *Reader) peekCalls() (calls []Call, pending map[string]pending, ok bool) {
-	ok = r.lazy.Peek(pi.Field{Key: "calls", Into: &calls}, pi.Field{Key: "pending", Into: &pending})
-	return calls, pending, ok
 }
 
 // NewReader prepares to read the transcript at path. It does no I/O.
