@@ -4,9 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"jig/settingsjson"
 )
 
 // HookTimeout bounds one hook run (seconds); jig's takes milliseconds.
@@ -41,31 +42,13 @@ func Events() []string {
 
 // Command is the command line of `jig codex hook` as hooks.json holds it:
 // bin is the jig to run, quoted for the shell when it needs to be.
-func Command(bin string) string {
-	if strings.ContainsAny(bin, " \t'\"\\$`!*?[]{}()<>|&;#~") {
-		bin = "'" + strings.ReplaceAll(bin, "'", `'\''`) + "'"
-	}
-	return bin + " codex hook"
-}
+func Command(bin string) string { return settingsjson.Command(bin, "codex", "hook") }
 
 // isJigHook reports whether a command line runs `jig codex hook`: a
 // program named jig (any path, quoted or not) with those arguments.
 func isJigHook(cmd string) bool {
-	cmd = strings.TrimSpace(cmd)
-	var prog, rest string
-	if strings.HasPrefix(cmd, "'") {
-		end := strings.LastIndex(cmd, "' ")
-		if end <= 0 {
-			return false
-		}
-		prog, rest = strings.ReplaceAll(cmd[1:end], `'\''`, "'"), cmd[end+2:]
-	} else {
-		var ok bool
-		if prog, rest, ok = strings.Cut(cmd, " "); !ok {
-			return false
-		}
-	}
-	return filepath.Base(prog) == "jig" && strings.Join(strings.Fields(rest), " ") == "codex hook"
+	args, ok := settingsjson.JigArgs(cmd)
+	return ok && strings.Join(args, " ") == "codex hook"
 }
 
 // trustHash is the hash Codex records for a hook it trusts: "sha256:" and

@@ -293,22 +293,8 @@ func ShellQuote(s string) string {
 // IsJig reports whether a command line runs jig's subcommand args: a
 // program named jig (any path, quoted or not) with those arguments first.
 func IsJig(cmd string, args ...string) bool {
-	cmd = strings.TrimSpace(cmd)
-	var prog, rest string
-	if strings.HasPrefix(cmd, "'") {
-		end := strings.LastIndex(cmd, "' ")
-		if end <= 0 {
-			return false
-		}
-		prog, rest = strings.ReplaceAll(cmd[1:end], `'\''`, "'"), cmd[end+2:]
-	} else {
-		var ok bool
-		if prog, rest, ok = strings.Cut(cmd, " "); !ok {
-			return false
-		}
-	}
-	got := strings.Fields(rest)
-	if filepath.Base(prog) != "jig" || len(got) < len(args) {
+	got, ok := JigArgs(cmd)
+	if !ok || len(got) < len(args) {
 		return false
 	}
 	for i, a := range args {
@@ -317,6 +303,27 @@ func IsJig(cmd string, args ...string) bool {
 		}
 	}
 	return true
+}
+
+// JigArgs is the arguments of a command line whose program is named jig
+// (any path, quoted as Command quotes it or not); ok is false for any other
+// command line.
+func JigArgs(cmd string) (args []string, ok bool) {
+	cmd = strings.TrimSpace(cmd)
+	var prog, rest string
+	if strings.HasPrefix(cmd, "'") {
+		end := strings.LastIndex(cmd, "' ")
+		if end <= 0 {
+			return nil, false
+		}
+		prog, rest = strings.ReplaceAll(cmd[1:end], `'\''`, "'"), cmd[end+2:]
+	} else if prog, rest, ok = strings.Cut(cmd, " "); !ok {
+		return nil, false
+	}
+	if filepath.Base(prog) != "jig" {
+		return nil, false
+	}
+	return strings.Fields(rest), true
 }
 
 // Hook is one hook entry jig writes, in the order the agents document
