@@ -127,6 +127,15 @@ func (p *Printer) Raw() bool {
 	return p.preset == "" && (p.jq != nil || p.tmpl != nil || p.o.JSON || !p.o.Summary)
 }
 
+// Keys are the top-level members of a status file that Status reads to
+// print it, nil when it reads the whole file (a summary, or the document).
+func (p *Printer) Keys() []string {
+	if p.preset != "" && !p.Raw() {
+		return presetKeys
+	}
+	return nil
+}
+
 // Status prints s: its document when Raw (the file as read, unknown fields
 // included), else its --preset segment or its summary.
 func (p *Printer) Status(w io.Writer, s *status.Status) error {

@@ -88,6 +88,12 @@ type part struct {
 	shorten bool // may be shortened with an ellipsis before it is dropped
 }
 
+// presetKeys are the members of a status file a preset reads (segment's
+// and StateGlyph's fields, by their JSON names): a status line decodes
+// these of a 24 KB file. TestPresetKeysPrintTheSame holds them to the file
+// decoded whole.
+var presetKeys = []string{"state", "attention", "model", "thinking", "context", "usage", "rateLimits"}
+
 // segment is the default segment's parts, in display order: state glyph,
 // what the session waits for, short model, thinking level unless off,
 // context percent, cost, and with opt.RateLimits the rate limits. Unknown

@@ -329,3 +329,34 @@ func TestFuncsAttentionHelpers(t *testing.T) {
 		}
 	}
 }
+
+// A preset prints from the members presetKeys name what it prints from the
+// file decoded whole: a field segment starts to read must join them.
+func TestPresetKeysPrintTheSame(t *testing.T) {
+	waiting := fullStatus()
+	waiting.Attention = &status.Attention{Kind: status.AttentionPermission, Tool: "bash"}
+	limited := fullStatus()
+	limited.State = status.Idle
+	limited.RateLimits = &status.RateLimits{FiveHour: &status.RateLimit{UsedPercent: 42}, Weekly: &status.RateLimit{UsedPercent: 91}}
+	for _, s := range []*status.Status{fullStatus(), waiting, limited, {State: status.Idle}} {
+		data := encode(t, s)
+		whole, err := status.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		some, err := status.DecodeMembers(data, presetKeys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, preset := range Presets {
+			for _, opt := range []PresetOptions{{}, {RateLimits: true}, {MaxWidth: 12, NoColor: true}} {
+				var got, want strings.Builder
+				Preset(&want, preset, whole, opt)
+				Preset(&got, preset, some, opt)
+				if got.String() != want.String() {
+					t.Errorf("%s %+v: from the members %q, from the whole file %q", preset, opt, got.String(), want.String())
+				}
+			}
+		}
+	}
+}

@@ -289,7 +289,7 @@ func TestHammerGCRacingWriters(t *testing.T) {
 // foundIn reports whether session is among the live sessions a reader finds
 // in terminal term.
 func foundIn(d *Dir, session, term string) bool {
-	found, _ := d.forTerminal(term, Liveness{}, false)
+	found, _ := d.forTerminal(term, Liveness{}, false, nil)
 	for _, c := range found {
 		if c.s.Session == session {
 			return true

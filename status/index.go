@@ -208,7 +208,7 @@ func (s *Status) hasTerminalDir(name string) bool {
 // of two tmux servers share a folder, and the few files there are told
 // apart by their heads.
 func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
-	found, err := d.forTerminal(id, live, true)
+	found, err := d.forTerminal(id, live, true, nil)
 	if len(found) == 0 {
 		return nil, err
 	}
@@ -218,7 +218,7 @@ func (d *Dir) ForTerminal(id string, live Liveness) (*Status, error) {
 // ForTerminalRaw is ForTerminal's file, as bytes: for a reader that passes
 // the document on, it spares decoding more than the fields that pick it.
 func (d *Dir) ForTerminalRaw(id string, live Liveness) ([]byte, error) {
-	found, err := d.forTerminal(id, live, false)
+	found, err := d.forTerminal(id, live, false, nil)
 	if len(found) == 0 {
 		return nil, err
 	}
@@ -231,8 +231,9 @@ type candidate struct {
 }
 
 // forTerminal is every live schema-1 session in terminal id, newest first,
-// each decoded whole or only as far as picking it needs.
-func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, error) {
+// each decoded whole, or only as far as picking it needs and the members
+// keys name (DecodeMembers).
+func (d *Dir) forTerminal(id string, live Liveness, whole bool, keys []string) ([]candidate, error) {
 	if err := d.Check(SessionsDir, TerminalsDir); err != nil {
 		return nil, err
 	}
@@ -252,13 +253,16 @@ func (d *Dir) forTerminal(id string, live Liveness, whole bool) ([]candidate, er
 				continue
 			}
 		} else {
-			// the fields that pick it, read off its lines; the rest is only
-			// checked to be JSON, since it is passed on as it is
+			// the fields that pick it, read off its lines, and those keys
+			// name; the rest is only checked to be JSON, since it is passed
+			// on as it is or not read
 			h, err := headOf(data)
-			if err != nil || !validJSON(data) {
+			if err != nil {
 				continue
 			}
-			s = h.Status()
+			if s = h.Status(); keys == nil && !validJSON(data) || keys != nil && decodeMembers(data, s, keys) != nil {
+				continue
+			}
 		}
 		if live.InTerminal(s, id) && live.Alive(s) {
 			found = append(found, candidate{s, data})

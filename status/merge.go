@@ -154,22 +154,31 @@ func decodeObject(data []byte, into *map[string]json.RawMessage) error {
 // Decode reads a status document, saying which field is of the wrong type.
 func Decode(data []byte) (*Status, error) {
 	var s Status
-	if err := json.Unmarshal(data, &s); err != nil {
-		if te, ok := err.(*json.UnmarshalTypeError); ok {
-			return nil, fmt.Errorf("field %s: %s is not a %s", te.Field, te.Value, te.Type)
-		}
-		// a type's own UnmarshalJSON (time.Time's) does not say where it was
-		if field, value, t, ok := refusedField(data, reflect.TypeOf(s), ""); ok {
-			want := "a " + t.String()
-			if t == reflect.TypeOf(time.Time{}) {
-				want = "an RFC 3339 time"
-			}
-			return nil, fmt.Errorf("field %s: %s is not %s", field, value, want)
-		}
+	if err := unmarshal(data, &s); err != nil {
 		return nil, err
 	}
 	s.raw = data
 	return &s, nil
+}
+
+// unmarshal is json.Unmarshal of a status document into s, saying which
+// field is of the wrong type.
+func unmarshal(data []byte, s *Status) error {
+	if err := json.Unmarshal(data, s); err != nil {
+		if te, ok := err.(*json.UnmarshalTypeError); ok {
+			return fmt.Errorf("field %s: %s is not a %s", te.Field, te.Value, te.Type)
+		}
+		// a type's own UnmarshalJSON (time.Time's) does not say where it was
+		if field, value, t, ok := refusedField(data, reflect.TypeOf(*s), ""); ok {
+			want := "a " + t.String()
+			if t == reflect.TypeOf(time.Time{}) {
+				want = "an RFC 3339 time"
+			}
+			return fmt.Errorf("field %s: %s is not %s", field, value, want)
+		}
+		return err
+	}
+	return nil
 }
 
 // refusedField walks a JSON value beside the Go type it decodes into and

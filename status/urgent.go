@@ -23,15 +23,34 @@ func Urgent(list []*Status) *Status {
 }
 
 // ForTerminals is the Urgent one of the live sessions in the terminals
-// ids name (ForTerminal's for each); nil when there is none.
-func (d *Dir) ForTerminals(ids []string, live Liveness) (*Status, error) {
+// ids name (ForTerminal's for each); nil when there is none. With keys,
+// each is decoded only as far as its head and the members keys name
+// (DecodeMembers; state and attention always, Urgent reads them): a status
+// line's preset shows a few fields of a 24 KB file.
+func (d *Dir) ForTerminals(ids []string, live Liveness, keys ...string) (*Status, error) {
 	found := make([]*Status, 0, len(ids))
 	for _, id := range ids {
-		s, err := d.ForTerminal(id, live)
+		var s *Status
+		var err error
+		if keys == nil {
+			s, err = d.ForTerminal(id, live)
+		} else {
+			s, err = d.forTerminalMembers(id, live, append(keys, "state", "attention"))
+		}
 		if err != nil {
 			return nil, err
 		}
 		found = append(found, s)
 	}
 	return Urgent(found), nil
+}
+
+// forTerminalMembers is ForTerminal's session with only its head and the
+// members keys name decoded.
+func (d *Dir) forTerminalMembers(id string, live Liveness, keys []string) (*Status, error) {
+	found, err := d.forTerminal(id, live, false, keys)
+	if len(found) == 0 {
+		return nil, err
+	}
+	return found[0].s, nil
 }

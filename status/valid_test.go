@@ -1,9 +1,12 @@
 package status
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -39,7 +42,30 @@ func TestValidJSONAsJSONValid(t *testing.T) {
 		if got, want := validJSON([]byte(c)), json.Valid([]byte(c)); got != want {
 			t.Errorf("validJSON(%.60q) = %v, json.Valid says %v", c, got, want)
 		}
+		if err := membersAsWhole([]byte(c)); err != nil {
+			t.Error(err)
+		}
 	}
+}
+
+// membersAsWhole checks walkJSON's members against data: as valid as
+// validJSON says, and for an object, its members put together again are
+// the object data is.
+func membersAsWhole(data []byte) error {
+	var members [][]byte
+	ok := walkJSON(data, func(key, value []byte) { members = append(members, append(append([]byte{}, key...), value...)) })
+	if ok != validJSON(data) {
+		return fmt.Errorf("walkJSON(%.60q) = %v, validJSON %v", data, ok, !ok)
+	}
+	if !ok || !isObject(data) {
+		return nil
+	}
+	again := "{" + string(bytes.Join(members, []byte(","))) + "}"
+	var want, got any
+	if json.Unmarshal(data, &want) != nil || json.Unmarshal([]byte(again), &got) != nil || !reflect.DeepEqual(got, want) {
+		return fmt.Errorf("the members of %.60q are %.60q", data, again)
+	}
+	return nil
 }
 
 func FuzzValidJSON(f *testing.F) {
@@ -49,6 +75,9 @@ func FuzzValidJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if got, want := validJSON(data), json.Valid(data); got != want {
 			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", data, got, want)
+		}
+		if err := membersAsWhole(data); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -44,7 +44,7 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 				}
 				return out.Doc(e.stdout, data)
 			}
-			s, err := dir.ForTerminals(ids, e.liveness())
+			s, err := dir.ForTerminals(ids, e.liveness(), out.Keys()...)
 			if err != nil || s == nil {
 				return noneFound(err)
 			}

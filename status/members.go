@@ -1,0 +1,58 @@
+package status
+
+import (
+	"bytes"
+	"errors"
+)
+
+// DecodeMembers is Decode of only the top-level members of data that keys
+// name (the JSON names of Status's fields): those decode into a Status as
+// Decode would decode them — a key matches its field whatever its case, a
+// later duplicate decodes over an earlier — and the rest of data is only
+// checked to be JSON. A reader that shows a few fields (a status line's
+// preset) then builds no outputs, calls or tools it will not show. A type
+// error in a member keys do not name goes unnoticed, as in the file a
+// status line passes on as it is.
+func DecodeMembers(data []byte, keys []string) (*Status, error) {
+	s := &Status{}
+	if err := decodeMembers(data, s, keys); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// decodeMembers lays the members of data that keys name over s.
+func decodeMembers(data []byte, s *Status, keys []string) error {
+	picked := []byte{'{'}
+	if !walkJSON(data, func(key, value []byte) {
+		if mayName(key, keys) {
+			if len(picked) > 1 {
+				picked = append(picked, ',')
+			}
+			picked = append(append(picked, key...), value...)
+		}
+	}) || !isObject(data) {
+		return errors.New("not a JSON object")
+	}
+	return unmarshal(append(picked, '}'), s)
+}
+
+// mayName reports whether the member key (as written, quoted, with its
+// colon) may be one of keys to encoding/json: an ASCII key when it is one
+// whatever its case, a key with an escape or a byte outside ASCII always,
+// since such a key may fold onto a field (ſ is s to encoding/json), and
+// the decode of the picked members then decides as it would over data.
+func mayName(key []byte, keys []string) bool {
+	name := key[1:bytes.LastIndexByte(key, '"')]
+	for _, c := range name {
+		if c == '\\' || c >= 0x80 {
+			return true
+		}
+	}
+	for _, k := range keys {
+		if bytes.EqualFold(name, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
