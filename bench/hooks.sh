@@ -30,7 +30,10 @@ trap 'rm -rf "$work"' EXIT
 tags=urfave_cli_no_docs,netgo # the README's build
 go build -o "$work/hello" ./bench/hello
 go build -tags "$tags" -o "$work/jig" ./cmd/jig
-bins=(jig)
+# The same hooks in a program that links nothing else (bench/floor/hook):
+# what a hook costs without the rest of jig's start-up.
+go build -tags "$tags" -o "$work/floor" ./bench/floor/hook
+bins=(jig floor)
 if [ -n "${BASE:-}" ]; then
 	(cd "$BASE" && go build -tags "$tags" -o "$work/base" ./cmd/jig)
 	bins+=(base)
@@ -48,6 +51,10 @@ export HOME="$work/home" CLAUDE_PID=$$ CODEX_HOME="$work/codex" TMUX=/tmp/t,1,0 
 hooks=("claude-pre claude claude-pre" "claude-note claude claude-note" "codex-pre codex codex-pre"
 	"gemini-pre gemini gemini-pre" "qwen-pre qwen qwen-pre")
 # run NAME BIN: one run of a command, from this shell, stdin its input.
+# hookline BIN AGENT is the command line of AGENT's hook in BIN.
+hookline() {
+	if [ "$1" = floor ]; then echo "$work/floor $2"; else echo "$work/$1 $2 hook"; fi
+}
 run() {
 	local name=$1 bin=$2 h agent input
 	if [ "$name" = hello ]; then
@@ -57,7 +64,7 @@ run() {
 	for h in "${hooks[@]}"; do
 		read -r n agent input <<<"$h"
 		if [ "$n" = "$name" ]; then
-			JIG_STATE_DIR="$work/state-$bin" "$work/$bin" "$agent" hook <"$work/$input.json" >/dev/null
+			JIG_STATE_DIR="$work/state-$bin" $(hookline "$bin" "$agent") <"$work/$input.json" >/dev/null
 			return
 		fi
 	done
@@ -113,7 +120,7 @@ if command -v valgrind >/dev/null; then
 				else
 					read -r _ agent input <<<"$(printf '%s\n' "${hooks[@]}" | grep "^$n ")"
 					JIG_STATE_DIR="$work/state-$bin" GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
-						--callgrind-out-file=/dev/null "$work/$bin" "$agent" hook <"$work/$input.json" >/dev/null 2>"$work/vg"
+						--callgrind-out-file=/dev/null $(hookline "$bin" "$agent") <"$work/$input.json" >/dev/null 2>"$work/vg"
 				fi
 				awk '/Collected/ {print $4}' "$work/vg" >>"$work/irs"
 			done
@@ -132,7 +139,7 @@ if command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1; t
 				else
 					read -r _ agent input <<<"$(printf '%s\n' "${hooks[@]}" | grep "^$n ")"
 					JIG_STATE_DIR="$work/state-$bin" perf stat -x, -e task-clock,page-faults -o "$work/perf" \
-						"$work/$bin" "$agent" hook <"$work/$input.json" >/dev/null
+						$(hookline "$bin" "$agent") <"$work/$input.json" >/dev/null
 				fi
 				cat "$work/perf" >>"$work/perfs"
 			done
@@ -146,16 +153,19 @@ declare -A what=([hello]="Go hello world" [claude-pre]="\`jig claude hook\`, Pre
 	[claude-note]="\`jig claude hook\`, Notification" [codex-pre]="\`jig codex hook\`, PreToolUse of a call read"
 	[gemini-pre]="\`jig gemini hook\`, BeforeTool (the call recorded: a write)" [qwen-pre]="\`jig qwen hook\`, PreToolUse of a call read")
 x() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "" || b == "") print "-"; else printf "%.2f", a / b}'; }
-head="| command | median ms | × hello | instructions | × hello | CPU ms | page faults |"
-rule="|---|---:|---:|---:|---:|---:|---:|"
-if [ ${#bins[@]} -gt 1 ]; then
+head="| command | median ms | × hello | instructions | × hello | CPU ms | page faults | hook-only program: median ms | × hello | instructions | page faults |"
+rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+if [ -n "${BASE:-}" ]; then
 	head+=" before: median ms | × hello | instructions |"
 	rule+="---:|---:|---:|"
 fi
 table="$head"$'\n'"$rule"
 for n in "${names[@]}"; do
 	row="| ${what[$n]} | ${ms[$n/jig]} | ${ratio[$n/jig]} | ${ir[$n/jig]:--} | $(x "${ir[$n/jig]:-}" "${ir[hello/jig]:-}") | ${clock[$n/jig]:--} | ${faults[$n/jig]:--} |"
-	if [ ${#bins[@]} -gt 1 ]; then
+	if [ "$n" = hello ]; then row+=" | | | |"; else
+		row+=" ${ms[$n/floor]} | ${ratio[$n/floor]} | ${ir[$n/floor]:--} | ${faults[$n/floor]:--} |"
+	fi
+	if [ -n "${BASE:-}" ]; then
 		if [ "$n" = hello ]; then row+=" | | |"; else
 			row+=" ${ms[$n/base]} | ${ratio[$n/base]} | ${ir[$n/base]:--} |"
 		fi
@@ -183,7 +193,8 @@ $table
   \$EPOCHREALTIME (bash's fork counted on both sides); a ratio is the median over rounds of the command's median
   over hello's. Instructions: callgrind, GODEBUG=asyncpreemptoff=1, the median of three$([ "$counted" = yes ] || echo " (no valgrind: not counted)").
   CPU time and page faults: perf stat, the mean of 30 runs.
-- Built as the README installs jig (\`-tags $tags\`)$([ ${#bins[@]} -gt 1 ] && echo "; \"before\" is the same build of \`BASE\`").
+- Built as the README installs jig (\`-tags $tags\`); the hook-only program is \`bench/floor/hook\`, the same package
+  call as \`jig AGENT hook\` in a binary that links only the four hook agents$([ -n "${BASE:-}" ] && echo "; \"before\" is the same build of \`BASE\`").
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
 
 The hooks' own work, in process (\`go test ./<agent> -bench 'NothingNew|NothingChanged' -benchmem\`):
