@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"text/template"
 	"text/template/parse"
+	"unicode/utf8"
+
+	"jig/status"
 )
 
 // rootKeys are the top-level keys of the document a template can read, nil
@@ -85,21 +88,50 @@ func documentOf(data []byte, keys map[string]bool) (any, error) {
 	if keys == nil || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) || !plainNumbers(data) {
 		return document(data, templateNumber)
 	}
-	var members map[string]json.RawMessage
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&members); err != nil {
-		return nil, err
+	members := map[string][]byte{} // the last of each name, as a decoder keeps it
+	if !status.WalkMembers(data, func(key, value []byte) {
+		if k := memberName(key); keys[k] {
+			members[k] = value
+		}
+	}) {
+		// not one JSON value: what a decoder makes of it, its first value
+		// or its error
+		var raws map[string]json.RawMessage
+		if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raws); err != nil {
+			return nil, err
+		}
+		clear(members) // what the walk handed on before it failed
+		for k, raw := range raws {
+			if k = Clean(k); keys[k] {
+				members[k] = raw
+			}
+		}
 	}
 	doc := make(map[string]any, len(keys))
 	for k, raw := range members {
-		if k = Clean(k); keys[k] {
-			v, err := document(raw, templateNumber)
-			if err != nil {
-				return nil, err
-			}
-			doc[k] = v
+		v, err := document(raw, templateNumber)
+		if err != nil {
+			return nil, err
 		}
+		doc[k] = v
 	}
 	return doc, nil
+}
+
+// memberName is a member's key (as written, quoted, with its colon) as a
+// template names it: unquoted as encoding/json unquotes a key, cleaned.
+func memberName(key []byte) string {
+	quoted := key[:bytes.LastIndexByte(key, '"')+1]
+	plain := true
+	for _, c := range quoted {
+		plain = plain && c != '\\' && c < utf8.RuneSelf
+	}
+	if plain {
+		return Clean(string(quoted[1 : len(quoted)-1]))
+	}
+	var name string
+	json.Unmarshal(quoted, &name) // a valid string: walkJSON checked it
+	return Clean(name)
 }
 
 // plainNumbers reports whether every number in the JSON data is one that

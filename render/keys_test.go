@@ -82,3 +82,25 @@ func TestRootKeysPrintTheSame(t *testing.T) {
 		}
 	}
 }
+
+// Whatever the document, a template reading a few keys prints what it
+// prints over the document decoded whole.
+func FuzzRootKeys(f *testing.F) {
+	f.Add([]byte(`{"state":"a","state":"b","st\u0061te":"c","model":{"id":"m"},"x":[1,2]}`))
+	f.Add([]byte(`{"state":"a"} trailing`))
+	f.Add([]byte(`{"context":{"percent":5},"\u00e9":1,"stat\u00e9":"x"}`))
+	tpl, err := Parse("{{.state}} {{json .model}} {{percent .context.percent}}")
+	if err != nil {
+		f.Fatal(err)
+	}
+	whole := &Format{tpl.t, nil, tpl.bounds}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var got, want strings.Builder
+		gotErr := Execute(&got, tpl, doc, t0)
+		wantErr := Execute(&want, whole, doc, t0)
+		if got.String() != want.String() || (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("over %q:\n got %q (err %v)\nwant %q (err %v)", doc, got.String(), gotErr, want.String(), wantErr)
+		}
+	})
+}
+
