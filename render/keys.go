@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"text/template"
 	"text/template/parse"
-	"unicode/utf8"
 
 	"jig/status"
 )
@@ -89,10 +88,11 @@ func documentOf(data []byte, keys map[string]bool) (any, error) {
 		return document(data, templateNumber)
 	}
 	members := map[string][]byte{} // the last of each name, as a decoder keeps it
-	if !status.WalkMembers(data, func(key, value []byte) {
-		if k := memberName(key); keys[k] {
+	if !status.WalkMembers(data, func(key, value []byte) bool {
+		if k := Clean(status.MemberName(key)); keys[k] {
 			members[k] = value
 		}
+		return true
 	}) {
 		// not one JSON value: what a decoder makes of it, its first value
 		// or its error
@@ -116,22 +116,6 @@ func documentOf(data []byte, keys map[string]bool) (any, error) {
 		doc[k] = v
 	}
 	return doc, nil
-}
-
-// memberName is a member's key (as written, quoted, with its colon) as a
-// template names it: unquoted as encoding/json unquotes a key, cleaned.
-func memberName(key []byte) string {
-	quoted := key[:bytes.LastIndexByte(key, '"')+1]
-	plain := true
-	for _, c := range quoted {
-		plain = plain && c != '\\' && c < utf8.RuneSelf
-	}
-	if plain {
-		return Clean(string(quoted[1 : len(quoted)-1]))
-	}
-	var name string
-	json.Unmarshal(quoted, &name) // a valid string: walkJSON checked it
-	return Clean(name)
 }
 
 // plainNumbers reports whether every number in the JSON data is one that

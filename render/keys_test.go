@@ -103,4 +103,3 @@ func FuzzRootKeys(f *testing.F) {
 		}
 	})
 }
-

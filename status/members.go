@@ -24,13 +24,14 @@ func DecodeMembers(data []byte, keys []string) (*Status, error) {
 // decodeMembers lays the members of data that keys name over s.
 func decodeMembers(data []byte, s *Status, keys []string) error {
 	picked := []byte{'{'}
-	if !walkJSON(data, func(key, value []byte) {
+	if !walkJSON(data, func(key, value []byte) bool {
 		if mayName(key, keys) {
 			if len(picked) > 1 {
 				picked = append(picked, ',')
 			}
 			picked = append(append(picked, key...), value...)
 		}
+		return true
 	}) || !isObject(data) {
 		return errors.New("not a JSON object")
 	}

@@ -1,5 +1,11 @@
 package status
 
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
+
 // maxDepth is how deeply json.Valid lets values nest.
 const maxDepth = 10000
 
@@ -12,14 +18,29 @@ func validJSON(data []byte) bool { return walkJSON(data, nil) }
 
 // WalkMembers is walkJSON for readers outside status: a --format template
 // reads a few members of a document it checks whole.
-func WalkMembers(data []byte, member func(key, value []byte)) bool { return walkJSON(data, member) }
+func WalkMembers(data []byte, member func(key, value []byte) (more bool)) bool {
+	return walkJSON(data, member)
+}
+
+// MemberName is a member's key as WalkMembers hands it on (quoted, with
+// its colon), unquoted as encoding/json unquotes a key.
+func MemberName(key []byte) string {
+	quoted := key[:bytes.LastIndexByte(key, '"')+1]
+	if bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) {
+		return string(quoted[1 : len(quoted)-1])
+	}
+	var name string
+	json.Unmarshal(quoted, &name) // a valid string: the walk checked it
+	return name
+}
 
 // walkJSON is validJSON that, when data is an object, hands member each of
 // its members as it passes them: the key as written with its colon, and the
 // value's bytes (space after it included), both slices of data. They are
 // handed before the rest is checked: a caller uses them only when walkJSON
-// reports true.
-func walkJSON(data []byte, member func(key, value []byte)) bool {
+// reports true. When member says no more, the walk stops there and reports
+// true: what it read was JSON.
+func walkJSON(data []byte, member func(key, value []byte) (more bool)) bool {
 	var open []byte        // '{' or '[' of each container around i
 	var keyAt, valueAt int // where the top-level member being read starts
 	i := skipSpace(data, 0)
@@ -75,8 +96,9 @@ value:
 				return false
 			}
 			top := open[len(open)-1]
-			if member != nil && len(open) == 1 && top == '{' && (data[i] == '}' || data[i] == ',') {
-				member(data[keyAt:valueAt], data[valueAt:i])
+			if member != nil && len(open) == 1 && top == '{' && (data[i] == '}' || data[i] == ',') &&
+				!member(data[keyAt:valueAt], data[valueAt:i]) {
+				return true
 			}
 			switch data[i] {
 			case top + 2:

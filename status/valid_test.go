@@ -53,7 +53,10 @@ func TestValidJSONAsJSONValid(t *testing.T) {
 // the object data is.
 func membersAsWhole(data []byte) error {
 	var members [][]byte
-	ok := walkJSON(data, func(key, value []byte) { members = append(members, append(append([]byte{}, key...), value...)) })
+	ok := walkJSON(data, func(key, value []byte) bool {
+		members = append(members, append(append([]byte{}, key...), value...))
+		return true
+	})
 	if ok != validJSON(data) {
 		return fmt.Errorf("walkJSON(%.60q) = %v, validJSON %v", data, ok, !ok)
 	}
