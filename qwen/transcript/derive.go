@@ -63,12 +63,11 @@ func (r *Reader) Called() []string { return slices.Clone(r.state().Called) }
 // Outcome is how a tool call read so far ended: pending while its result
 // is not read, "" when the call itself is not.
 func (r *Reader) Outcome(id string) string {
-	calls, pending, ok := r.lazy.PeekCalls()
-	if !ok {
-		st := r.state()
-		calls, pending = st.Calls, st.Pending
+	if outcome, ok := r.lazy.PeekOutcome(id); ok {
+		return outcome
 	}
-	return pi.OutcomeOf(calls, pending, id)
+	st := r.state()
+	return pi.OutcomeOf(st.Calls, st.Pending, id)
 }
 
 // Settle records how a call ended as its after-tool hook says it: Qwen

@@ -51,7 +51,7 @@ type pending = pi.Pending
 // state is everything a Reader knows; it is also the cursor's body.
 type state struct {
 	// The calls come first: a hook that asks only whether a call was read
-	// decodes them alone (transcript.Lazy.PeekCalls).
+	// decodes them alone (transcript.Lazy.PeekOutcome).
 	Calls   []Call             `json:"calls"` // the newest MaxRecent, oldest first
 	Pending map[string]pending `json:"pending"`
 
