@@ -17,7 +17,8 @@ const maxDepth = 10000
 func validJSON(data []byte) bool { return walkJSON(data, nil) }
 
 // WalkMembers is walkJSON for readers outside status: a --format template
-// reads a few members of a document it checks whole.
+// reads a few members of a document it checks whole, a hook the first two
+// of its cursor's state.
 func WalkMembers(data []byte, member func(key, value []byte) (more bool)) bool {
 	return walkJSON(data, member)
 }
