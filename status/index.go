@@ -260,7 +260,11 @@ func (d *Dir) forTerminal(id string, live Liveness, whole bool, keys []string) (
 			if err != nil {
 				continue
 			}
-			if s = h.Status(); keys == nil && !validJSON(data) || keys != nil && decodeMembers(data, s, keys) != nil {
+			s = h.Status()
+			if keys == nil && !validJSON(data) {
+				continue
+			}
+			if keys != nil && decodeMembers(data, s, keys) != nil {
 				continue
 			}
 		}

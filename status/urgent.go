@@ -1,5 +1,7 @@
 package status
 
+import "slices"
+
 // Urgent is the session of list a glance at several terminals (a tmux
 // window's panes) should show: one that waits for the person, else a busy
 // one, else the first; nil when list is empty.
@@ -28,6 +30,9 @@ func Urgent(list []*Status) *Status {
 // (DecodeMembers; state and attention always, Urgent reads them): a status
 // line's preset shows a few fields of a 24 KB file.
 func (d *Dir) ForTerminals(ids []string, live Liveness, keys ...string) (*Status, error) {
+	if keys != nil {
+		keys = append(slices.Clip(keys), "state", "attention") // a copy: the caller's stays as it is
+	}
 	found := make([]*Status, 0, len(ids))
 	for _, id := range ids {
 		var s *Status
@@ -35,7 +40,7 @@ func (d *Dir) ForTerminals(ids []string, live Liveness, keys ...string) (*Status
 		if keys == nil {
 			s, err = d.ForTerminal(id, live)
 		} else {
-			s, err = d.forTerminalMembers(id, live, append(keys, "state", "attention"))
+			s, err = d.forTerminalMembers(id, live, keys)
 		}
 		if err != nil {
 			return nil, err
