@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -294,15 +295,7 @@ func ShellQuote(s string) string {
 // program named jig (any path, quoted or not) with those arguments first.
 func IsJig(cmd string, args ...string) bool {
 	got, ok := JigArgs(cmd)
-	if !ok || len(got) < len(args) {
-		return false
-	}
-	for i, a := range args {
-		if got[i] != a {
-			return false
-		}
-	}
-	return true
+	return ok && len(got) >= len(args) && slices.Equal(got[:len(args)], args)
 }
 
 // JigArgs is the arguments of a command line whose program is named jig
