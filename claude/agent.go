@@ -8,6 +8,7 @@ import (
 	"jig/agents"
 	"jig/agents/peer"
 	cct "jig/claude/transcript"
+	"jig/hook"
 	"jig/serve/conversation"
 	"jig/status"
 )
@@ -23,6 +24,16 @@ var Agent = peer.Agent{
 			"Installed for every event by `jig install claude`. On PreToolUse it refuses a call of a\n" +
 			"tool or skill switched off for the session (`jig request tool NAME off`).\n\n" +
 			`example: echo '{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/src"}' | jig claude hook`},
+	StatusLine: func(call peer.Call, data []byte) (*status.Status, error) {
+		if err := hook.Fits(data); err != nil {
+			return nil, err
+		}
+		w, in, err := Open(call, data)
+		if err != nil {
+			return nil, err
+		}
+		return w.StatusLine(in)
+	},
 	Records: &peer.Records{Kind: "transcript", Says: "model, usage, cost, outputs, recent calls, tools",
 		Example: "~/.claude/projects/-home-me-src/6d5df00b-a7f0-4f9c-8397-89b978df7afb.jsonl",
 		List:    func(getenv func(string) string) ([]*cct.Info, error) { return cct.List(projects(getenv)) },

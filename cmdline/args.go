@@ -5,12 +5,13 @@
 package cmdline
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"jig/status"
 )
 
 // Normalize moves a command's flags ahead of its arguments, so that
@@ -204,16 +205,14 @@ func TakesValue(flags []cli.Flag, tok string) bool {
 	return false
 }
 
-// ErrUsage is the kind of error a command line that is wrong makes.
-var ErrUsage = errors.New("usage error")
-
-// usageError is an error in how a command was called, in its own words.
+// usageError is an error in how a command was called, in its own words:
+// of kind status.ErrUsage.
 type usageError string
 
 func (e usageError) Error() string      { return string(e) }
-func (usageError) Is(target error) bool { return target == ErrUsage }
+func (usageError) Is(target error) bool { return target == status.ErrUsage }
 
-// Usagef is an error of kind ErrUsage, saying what format says.
+// Usagef is an error of kind status.ErrUsage, saying what format says.
 func Usagef(format string, args ...any) error {
 	return usageError(fmt.Sprintf(format, args...))
 }

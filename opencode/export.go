@@ -83,7 +83,7 @@ type ExportedPart struct {
 }
 
 // ErrNotInstalled: the opencode binary is not there.
-var ErrNotInstalled = errors.New("opencode is not installed")
+var ErrNotInstalled = status.Mark(status.ErrNoProgram, errors.New("opencode is not installed"))
 
 // Limits of what jig reads from OpenCode's command line.
 const (

@@ -2,7 +2,7 @@ package status
 
 import "errors"
 
-// The kinds of failure a reader's exit code tells apart (cmd/jig maps each
+// The kinds of failure a reader's exit code tells apart (jig/exit maps each
 // to its code, README's table). An error of one of these kinds says so by
 // wrapping it, or through Mark when its own words must stay as they are.
 var (
@@ -18,6 +18,11 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrTimeout: a wait ran out of time.
 	ErrTimeout = errors.New("timed out")
+	// ErrUsage: the command line is wrong.
+	ErrUsage = errors.New("usage error")
+	// ErrNoProgram: a program jig drives (herdr, opencode) is not
+	// installed.
+	ErrNoProgram = errors.New("program not installed")
 )
 
 // Mark is err, its words unchanged, also of the given kind (errors.Is

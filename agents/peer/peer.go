@@ -24,11 +24,15 @@ import (
 // (Pi) keeps its own `jig <agent>` command in cmd/jig.
 type Agent struct {
 	agents.Agent
-	Name    string // the command: `jig gemini …`, `jig install gemini`
-	Usage   string // its line in `jig --help`
-	Hook    *Hook
-	Records *Records
-	Install *Install
+	Name  string // the command: `jig gemini …`, `jig install gemini`
+	Usage string // its line in `jig --help`
+	Hook  *Hook
+	// StatusLine records the JSON an agent gives its status-line command
+	// on stdin (Claude Code's statusLine) in the session's status file and
+	// is the status the line shows; nil when the agent runs none.
+	StatusLine func(call Call, data []byte) (*status.Status, error)
+	Records    *Records
+	Install    *Install
 	// Conversation reads the agent's transcripts for `jig serve`'s page.
 	Conversation func(getenv func(string) string, now func() time.Time) conversation.Reader
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/agents/peer"
+	"jig/exit"
 	"jig/install"
 	"jig/render"
 	"jig/transcript"
@@ -26,7 +27,7 @@ func agentCommand(e *env, a peer.Agent) *cli.Command {
 		subs = append(subs, extra(e))
 	}
 	if a.Records != nil {
-		list := func() ([]*transcript.Listed, error) { return a.Records.List(e.getenv) }
+		list := func() ([]*transcript.Listed, error) { return a.Records.List(e.Getenv) }
 		subs = append(subs, sessionsCommand(e, a.Name, a.Label+"'s", "from their "+a.Records.Kind+"s' heads", list), showCommand(e, a))
 	}
 	return &cli.Command{Name: a.Name, Usage: a.Usage, Subcommands: subs,
@@ -34,19 +35,12 @@ func agentCommand(e *env, a peer.Agent) *cli.Command {
 }
 
 // hookCommand is `jig <agent> hook`: stdin to the agent's hook, its
-// answer on stdout (hookAnswer).
+// answer on stdout (hot.Env.Hook).
 func hookCommand(e *env, a peer.Agent) *cli.Command {
 	return &cli.Command{Name: "hook", Usage: a.Hook.Usage, UsageText: a.Hook.UsageText, Before: noArgs,
 		Action: func(c *cli.Context) error {
-			out, err := a.Hook.Run(hookCall(e, e.stdin)) // a terminal says nothing: the kit's Hooks.Stdin
-			return e.hookAnswer(c, out, err)
+			return e.Hook(a, func(err error) { sayError(e.Stderr, c, err) })
 		}}
-}
-
-// hookCall is what an agent's hook gets of env.
-func hookCall(e *env, stdin io.Reader) peer.Call {
-	host, _ := e.hostname()
-	return peer.Call{Stdin: stdin, Dir: e.stateDir, Now: e.now, Getenv: e.getenv, Host: host}
 }
 
 // sessionsCommand is `jig AGENT sessions`: the agent's sessions, newest
@@ -57,7 +51,7 @@ func sessionsCommand(e *env, agent, whose, from string, list func() ([]*transcri
 		Usage:     "list " + whose + " sessions, newest first, " + from,
 		UsageText: "jig " + agent + " sessions [--cwd DIR] [--json]\n\nexample: jig " + agent + " sessions --cwd . --json",
 		Flags:     []cli.Flag{&cli.StringFlag{Name: "cwd", Usage: "only sessions started in `DIR`"}, &cli.BoolFlag{Name: "json", Usage: "print JSON"}},
-		Action:    func(c *cli.Context) error { return printSessions(c, e.stdout, list) },
+		Action:    func(c *cli.Context) error { return printSessions(c, e.Stdout, list) },
 	}
 }
 
@@ -81,7 +75,7 @@ func printSessions(c *cli.Context, w io.Writer, list func() ([]*transcript.Liste
 		render.AgentSessions(w, infos)
 	}
 	if len(infos) == 0 {
-		return silent(exitNone)
+		return exit.Silent(exit.None)
 	}
 	return nil
 }
@@ -104,11 +98,11 @@ func showCommand(e *env, a peer.Agent) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
 			}
-			shown, err := a.Records.Show(c.Args().First(), e.getenv)
+			shown, err := a.Records.Show(c.Args().First(), e.Getenv)
 			if err != nil {
 				return err
 			}
-			return printShown(c, e.stdout, shown, func() { shown.Print(e.stdout) })
+			return printShown(c, e.Stdout, shown, func() { shown.Print(e.Stdout) })
 		},
 	}
 }
@@ -129,31 +123,31 @@ func installAgentCommand(e *env, name string, in *peer.Install) *cli.Command {
 	return &cli.Command{Name: name, Usage: in.Usage, UsageText: in.UsageText, Before: noArgs,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "uninstall", Usage: "remove exactly jig's entries instead"}},
 		Action: func(c *cli.Context) error {
-			bin, err := install.JigPath(e.getenv)
+			bin, err := install.JigPath(e.Getenv)
 			if err != nil {
 				return err
 			}
 			if in.Run == nil { // one settings file, edited as every installer edits one
-				path, err := in.Settings(e.getenv)
+				path, err := in.Settings(e.Getenv)
 				if err != nil {
 					return err
 				}
 				f, err := install.EditFile(path, in.Change(bin, c.Bool("uninstall")))
 				if err == nil {
-					sayLines(e.stdout, f.Line())
+					sayLines(e.Stdout, f.Line())
 				}
 				return err // a settings file jig refuses to edit is bad input
 			}
-			res, err := in.Run(peer.Installing{Getenv: e.getenv, Bin: bin, Uninstall: c.Bool("uninstall")})
+			res, err := in.Run(peer.Installing{Getenv: e.Getenv, Bin: bin, Uninstall: c.Bool("uninstall")})
 			for _, n := range res.Notes {
 				e.warnf(c, "%s", n)
 			}
 			if err != nil {
 				return err
 			}
-			sayLines(e.stdout, res.Changed...)
+			sayLines(e.Stdout, res.Changed...)
 			for _, p := range res.Unchanged {
-				sayLines(e.stdout, install.File{Path: p, Change: install.Unchanged}.Line())
+				sayLines(e.Stdout, install.File{Path: p, Change: install.Unchanged}.Line())
 			}
 			return nil
 		}}

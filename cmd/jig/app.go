@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/cmdline"
+	"jig/exit"
 	"jig/render"
 )
 
@@ -17,27 +18,24 @@ func run(args []string, e *env) int {
 	app := newApp(e, args...)
 	args, err := cmdline.Prepare(app, args) // jig help CMD, what jig board sent over ssh
 	if err != nil {
-		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(err.Error()))
-		return exitUsage
+		exit.Say(e.Stderr, err)
+		return exit.Usage
 	}
 	e.args = args
 	if n := len(args); n > 1 && args[n-1] == cmdline.CompletionRequest {
 		for _, w := range cmdline.Complete(app, args[1:n-1], e.completionValues) {
-			fmt.Fprintln(e.stdout, w) // cleaned, a description after a tab
+			fmt.Fprintln(e.Stdout, w) // cleaned, a description after a tab
 		}
-		return exitOK
+		return exit.OK
 	}
 	args, err = cmdline.Normalize(app, args)
 	if err == nil {
 		err = cmdline.Run(app, args)
 	}
-	if err == nil {
-		return exitOK
+	if err != nil {
+		exit.Say(e.Stderr, err)
 	}
-	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(e.stderr, "jig: %s\n", render.ErrorLine(msg))
-	}
-	return exitCode(err)
+	return exit.Code(err)
 }
 
 // newApp is jig's app; given the command line, with only the commands it
@@ -47,20 +45,20 @@ func newApp(e *env, args ...string) *cli.App {
 		Name:                 "jig",
 		Usage:                "see and steer the coding agents running in your terminals",
 		UsageText:            "jig COMMAND [options] [arguments]    (jig help COMMAND: its options)\n\nfirst: jig demo --live --agents 3, and in another pane jig board\nexample: jig session for-terminal %3 --format '{{short .model}} {{percent .context.percent}}'",
-		Reader:               e.stdin,
-		Writer:               e.stdout,
-		ErrWriter:            e.stderr,
+		Reader:               e.Stdin,
+		Writer:               e.Stdout,
+		ErrWriter:            e.Stderr,
 		EnableBashCompletion: true,
 		Suggest:              true,
 		HideHelpCommand:      true,
 		ExitErrHandler:       func(*cli.Context, error) {}, // run maps errors to codes
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return exitf(exitUsage, "%s", cmdline.FlagError(err, c.App.Flags, e.args))
+			return exit.Errorf(exit.Usage, "%s", cmdline.FlagError(err, c.App.Flags, e.args))
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				typed := c.Args().First()
-				return exitf(exitUsage, "unknown command %q%s; see jig --help", typed, cmdline.SuggestCommand(c.App.Commands, typed))
+				return exit.Errorf(exit.Usage, "unknown command %q%s; see jig --help", typed, cmdline.SuggestCommand(c.App.Commands, typed))
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -108,7 +106,7 @@ func commandName(c *cli.Context) string {
 
 // usageError is an error in how the command was called.
 func usageError(c *cli.Context, format string, args ...any) error {
-	return exitf(exitUsage, "%s: %s", commandName(c), fmt.Sprintf(format, args...))
+	return exit.Errorf(exit.Usage, "%s: %s", commandName(c), fmt.Sprintf(format, args...))
 }
 
 // noArgs refuses arguments to a command that takes none.
@@ -131,10 +129,10 @@ func needSession(c *cli.Context, id string) error {
 // sayError says err on w as run says a command's error, for a command
 // that goes on after it.
 func sayError(w io.Writer, c *cli.Context, err error) {
-	fmt.Fprintf(w, "jig: %s\n", render.ErrorLine(named(c, err).Error()))
+	exit.Say(w, named(c, err))
 }
 
 // warnf says on stderr, cleaned, what a command skipped and went on without.
 func (e *env) warnf(c *cli.Context, format string, args ...any) {
-	fmt.Fprintf(e.stderr, "jig: %s: %s\n", commandName(c), render.Clean(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(e.Stderr, "jig: %s: %s\n", commandName(c), render.Clean(fmt.Sprintf(format, args...)))
 }

@@ -13,14 +13,16 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/cmdline"
+	"jig/exit"
+	"jig/hot"
 	"jig/render"
 )
 
 // TestNormalizeArgs: flags after arguments move before them, keeping their
 // values, for every command; `--` ends the flags; nothing is dropped.
 func TestNormalizeArgs(t *testing.T) {
-	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	app := newApp(&env{Env: &hot.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: func(string) string { return "" }, Now: time.Now, Hostname: func() (string, error) { return "h", nil }}})
 	for _, tc := range []struct{ in, want string }{
 		{"jig", "jig"},
 		{"jig terminal", "jig terminal"},
@@ -82,10 +84,10 @@ func TestNormalizeArgs(t *testing.T) {
 }
 
 func TestNormalizeArgsDanglingValueFlag(t *testing.T) {
-	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	app := newApp(&env{Env: &hot.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: func(string) string { return "" }, Now: time.Now, Hostname: func() (string, error) { return "h", nil }}})
 	_, err := cmdline.Normalize(app, strings.Fields("jig session for-terminal t7 --format"))
-	if err == nil || err.Error() != "session for-terminal: flag needs an argument: --format" || exitCode(err) != exitUsage {
+	if err == nil || err.Error() != "session for-terminal: flag needs an argument: --format" || exit.Code(err) != exit.Usage {
 		t.Errorf("dangling --format: %v", err)
 	}
 }
@@ -93,8 +95,8 @@ func TestNormalizeArgsDanglingValueFlag(t *testing.T) {
 // TestHelp: every command of this file's areas says in one line what it
 // does and shows an example in its --help.
 func TestHelp(t *testing.T) {
-	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	app := newApp(&env{Env: &hot.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: func(string) string { return "" }, Now: time.Now, Hostname: func() (string, error) { return "h", nil }}})
 	mine := map[string]bool{"terminal": true, "session": true, "demo": true, "completion": true}
 	var walk func(prefix string, cmds []*cli.Command)
 	walk = func(prefix string, cmds []*cli.Command) {
@@ -125,8 +127,8 @@ func TestHelp(t *testing.T) {
 // the command words keep their place, and `--` and what follows keep their
 // order at the end.
 func FuzzNormalizeArgs(f *testing.F) {
-	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	app := newApp(&env{Env: &hot.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: func(string) string { return "" }, Now: time.Now, Hostname: func() (string, error) { return "h", nil }}})
 	for _, s := range []string{
 		"session for-terminal %3 --json", "session write --session s --pid 3 --end", "session for-terminal -- -x --json",
 		"session for-terminal t7 --format", "terminal --json extra", "session show - --format {{.State}}", "--help session",
@@ -137,7 +139,7 @@ func FuzzNormalizeArgs(f *testing.F) {
 		args := append([]string{"jig"}, strings.Fields(line)...)
 		got, err := cmdline.Normalize(app, args)
 		if err != nil {
-			if exitCode(err) != exitUsage {
+			if exit.Code(err) != exit.Usage {
 				t.Fatalf("%q: error %v is not a usage error", args, err)
 			}
 			return
@@ -233,13 +235,13 @@ func TestHelpNamesUsageAndExample(t *testing.T) {
 // Before, `for-terminal ""` said "want one terminal ID, got 1 arguments"
 // and `--terminal ""` read as no --terminal: the session of this terminal.
 func TestNormalizeArgsEmpty(t *testing.T) {
-	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	app := newApp(&env{Env: &hot.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: func(string) string { return "" }, Now: time.Now, Hostname: func() (string, error) { return "h", nil }}})
 	cases := emptyCases(app)
 	idFlags := 0
 	for _, c := range cases {
 		_, err := cmdline.Normalize(app, c.args)
-		if exitCode(err) != exitUsage || err == nil || !strings.HasSuffix(err.Error(), ": "+c.what+" is empty") {
+		if exit.Code(err) != exit.Usage || err == nil || !strings.HasSuffix(err.Error(), ": "+c.what+" is empty") {
 			t.Errorf("%q: %v, want a usage error ending %q", c.args, err, c.what+" is empty")
 		}
 		if strings.HasSuffix(c.what, " ID") {

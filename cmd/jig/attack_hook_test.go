@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/exit"
 	"jig/internal/hammer"
 	"jig/request"
 	"jig/status"
@@ -72,14 +73,14 @@ func TestAttackHugeOrGarbledCalls(t *testing.T) {
 			answer      string // in stdout; "" nothing
 			lines       int    // on stderr
 		}{
-			{"huge, switched off", eventStdin(a.preTool, a.off, huge, false, false, false), exitOK, "tool " + a.offSwitch + " is switched off", 0},
-			{"huge, not switched off", eventStdin(a.preTool, a.on, huge, false, false, false), exitOK, "", 0},
-			{"huge first, switched off", eventStdin(a.preTool, a.off, huge, true, false, false), exitOK, "tool " + a.offSwitch + " is switched off", 0},
-			{"the tool not JSON", eventStdin(a.preTool, a.on, 100, false, true, false), exitOK, "cannot read this hook", 1},
-			{"cut short", eventStdin(a.preTool, a.on, 100, false, false, true), exitOK, "cannot read this hook", 1},
-			{"huge first, the tool not JSON", eventStdin(a.preTool, a.on, huge, true, true, false), exitOK, "cannot read this hook", 1},
-			{"huge first, cut short", eventStdin(a.preTool, a.on, huge, true, false, true), exitOK, "cannot read this hook", 1},
-			{"huge, another event", eventStdin(a.postTool, a.on, huge, false, false, false), exitBadInput, "", 1},
+			{"huge, switched off", eventStdin(a.preTool, a.off, huge, false, false, false), exit.OK, "tool " + a.offSwitch + " is switched off", 0},
+			{"huge, not switched off", eventStdin(a.preTool, a.on, huge, false, false, false), exit.OK, "", 0},
+			{"huge first, switched off", eventStdin(a.preTool, a.off, huge, true, false, false), exit.OK, "tool " + a.offSwitch + " is switched off", 0},
+			{"the tool not JSON", eventStdin(a.preTool, a.on, 100, false, true, false), exit.OK, "cannot read this hook", 1},
+			{"cut short", eventStdin(a.preTool, a.on, 100, false, false, true), exit.OK, "cannot read this hook", 1},
+			{"huge first, the tool not JSON", eventStdin(a.preTool, a.on, huge, true, true, false), exit.OK, "cannot read this hook", 1},
+			{"huge first, cut short", eventStdin(a.preTool, a.on, huge, true, false, true), exit.OK, "cannot read this hook", 1},
+			{"huge, another event", eventStdin(a.postTool, a.on, huge, false, false, false), exit.BadInput, "", 1},
 		} {
 			if a.cmd == "gemini" && c.what == "huge, another event" {
 				continue

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"jig/exit"
+	"jig/hot"
 	"jig/internal/hammer"
 	"jig/status"
 )
@@ -76,7 +78,7 @@ func TestAttackForeignFiles(t *testing.T) {
 				tl.block()
 				t.Errorf("%s: jig ticket show blocked", what)
 			default:
-				wantCode := map[bool]int{true: exitNone, false: exitOK}[source == ".git/HEAD"] // no branch, no key
+				wantCode := map[bool]int{true: exit.None, false: exit.OK}[source == ".git/HEAD"] // no branch, no key
 				good := r.code == wantCode && warned.MatchString(r.stderr)
 				tl.add(r.code, good)
 				if !good {
@@ -141,10 +143,10 @@ func TestAttackForeignFilesElsewhere(t *testing.T) {
 			code          int
 			says          string // a line naming the plant; "" for silence
 		}{
-			{"claude sessions", filepath.Join(root, ".claude", "projects", "-x", "s.jsonl"), []string{"claude", "sessions"}, exitNone, ""},
-			{"pi sessions", filepath.Join(root, ".pi", "agent", "sessions", "--x--", "s.jsonl"), []string{"pi", "sessions"}, exitNone, ""},
-			{"session write --transcript", filepath.Join(root, "t.jsonl"), []string{"session", "write", "--session", "s", "--transcript", filepath.Join(root, "t.jsonl")}, exitBadInput, "session write"},
-			{"install tmux --write", filepath.Join(root, "tmux.conf"), []string{"install", "tmux", "--write", "--config", filepath.Join(root, "tmux.conf")}, exitFailed, "install tmux"},
+			{"claude sessions", filepath.Join(root, ".claude", "projects", "-x", "s.jsonl"), []string{"claude", "sessions"}, exit.None, ""},
+			{"pi sessions", filepath.Join(root, ".pi", "agent", "sessions", "--x--", "s.jsonl"), []string{"pi", "sessions"}, exit.None, ""},
+			{"session write --transcript", filepath.Join(root, "t.jsonl"), []string{"session", "write", "--session", "s", "--transcript", filepath.Join(root, "t.jsonl")}, exit.BadInput, "session write"},
+			{"install tmux --write", filepath.Join(root, "tmux.conf"), []string{"install", "tmux", "--write", "--config", filepath.Join(root, "tmux.conf")}, exit.Failed, "install tmux"},
 		} {
 			hammer.Plant(t, c.planted, kind)
 			cmd := jigProc(state, "{}", c.args...)
@@ -218,10 +220,10 @@ func TestAttackPlantedLocks(t *testing.T) {
 			t.Errorf("the lock as %s: the write blocked", kind)
 			continue
 		}
-		good := r.code == exitStateDir && writeErrorLine.MatchString(r.stderr) && strings.Contains(r.stderr, lock(name))
+		good := r.code == exit.StateDir && writeErrorLine.MatchString(r.stderr) && strings.Contains(r.stderr, lock(name))
 		tl.add(r.code, good)
 		if !good {
-			t.Errorf("the lock as %s: exit %d, stderr %q; want exit %d and one line naming the lock", kind, r.code, r.stderr, exitStateDir)
+			t.Errorf("the lock as %s: exit %d, stderr %q; want exit %d and one line naming the lock", kind, r.code, r.stderr, exit.StateDir)
 		}
 	}
 	for _, mode := range []os.FileMode{0, 0o400, 0o444, 0o644} {
@@ -259,14 +261,14 @@ func TestAttackEmptyIDs(t *testing.T) {
 	state := t.TempDir()
 	mustRun(t, jigProc(state, `{"state":"idle","terminals":[{"from":"HC_TERMINAL_ID","id":"t7"}]}`, "session", "write", "--session", "s1", "--pid", strconv.Itoa(os.Getpid())))
 	before := stateFiles(t, state)
-	app := newApp(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		getenv: func(string) string { return "" }, now: time.Now, hostname: func() (string, error) { return "h", nil }})
+	app := newApp(&env{Env: &hot.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Getenv: func(string) string { return "" }, Now: time.Now, Hostname: func() (string, error) { return "h", nil }}})
 	var tl tally
 	for _, c := range emptyCases(app) {
 		cmd := jigProc(state, "{}", c.args[1:]...)
 		cmd.Env = append(cmd.Env, "HC_TERMINAL_ID=t7") // the session an empty --terminal used to reach
 		r := runProc(t, cmd)
-		good := r.code == exitUsage && r.stdout == "" && regexp.MustCompile(`\Ajig: [a-z -]+: `+regexp.QuoteMeta(c.what)+` is empty\n\z`).MatchString(r.stderr)
+		good := r.code == exit.Usage && r.stdout == "" && regexp.MustCompile(`\Ajig: [a-z -]+: `+regexp.QuoteMeta(c.what)+` is empty\n\z`).MatchString(r.stderr)
 		tl.add(r.code, good)
 		if !good {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line: %s is empty", c.args, r.code, r.stdout, r.stderr, c.what)
@@ -323,7 +325,7 @@ func TestAttackRunawayOutput(t *testing.T) {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			peak = max(peak, ru.Maxrss)
 		}
-		good := r.code == exitBadInput && r.stdout == "" && regexp.MustCompile(`\Ajig: session for-terminal: `+c[0]+`: stopped [^\n]+\n\z`).MatchString(r.stderr)
+		good := r.code == exit.BadInput && r.stdout == "" && regexp.MustCompile(`\Ajig: session for-terminal: `+c[0]+`: stopped [^\n]+\n\z`).MatchString(r.stderr)
 		tl.add(r.code, good)
 		if !good {
 			t.Errorf("%s %s: exit %d, stdout %d bytes, stderr %q; want exit 4 and one line", c[0], c[1], r.code, len(r.stdout), status.CutTo(r.stderr, 300))

@@ -46,31 +46,31 @@ func boardCommand(e *env) *cli.Command {
 			if c.IsSet("jump") {
 				return b.Jump(context.Background(), c.String("jump"))
 			}
-			asJSON := c.Bool("json") || c.IsSet("jq") || !e.stdoutTTY && !c.Bool("once")
-			if out, ok := stdoutFile(e.stdout); ok && e.stdoutTTY && !asJSON && !c.Bool("once") {
-				in, _ := e.stdin.(*os.File)
-				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.now}, Now: e.now, Colour: e.getenv("NO_COLOR") == ""}
+			asJSON := c.Bool("json") || c.IsSet("jq") || !e.StdoutTTY && !c.Bool("once")
+			if out, ok := stdoutFile(e.Stdout); ok && e.StdoutTTY && !asJSON && !c.Bool("once") {
+				in, _ := e.Stdin.(*os.File)
+				l := &board.Live{Board: b, Steer: board.Steer{Dir: b.Dir, SSH: b.SSH, Now: e.Now}, Now: e.Now, Colour: e.Getenv("NO_COLOR") == ""}
 				return l.Run(context.Background(), panel.Terminal{In: in, Out: out})
 			}
-			return b.Print(context.Background(), e.stdout, out, asJSON, columns(e.getenv, e.stdout), e.now())
+			return b.Print(context.Background(), e.Stdout, out, asJSON, columns(e.Getenv, e.Stdout), e.Now())
 		},
 	}
 }
 
 // board is the board the flags and the configuration describe.
 func (e *env) board(c *cli.Context) (*board.Board, error) {
-	dir, err := e.stateDir()
+	dir, err := e.StateDir()
 	if err != nil {
 		return nil, err
 	}
-	host, _ := e.hostname()
-	return board.New(dir, e.liveness(), host, c.StringSlice("host"), func() []string {
-		cfg := loadConfig(e.getenv)
+	host, _ := e.Hostname()
+	return board.New(dir, e.Liveness(), host, c.StringSlice("host"), func() []string {
+		cfg := loadConfig(e.Getenv)
 		for _, err := range cfg.Skipped {
 			e.warnf(c, "%v", err) // the other hosts are asked
 		}
 		return cfg.BoardHosts
-	}, board.SSH{Command: e.getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")})
+	}, board.SSH{Command: e.Getenv("JIG_SSH"), Timeout: c.Duration("host-timeout")})
 }
 
 // loadConfig is jig's configuration as read from this folder.

@@ -27,12 +27,12 @@ func bridgeCommand(e *env, usage, usageText string, bridge func(dir *status.Dir,
 			if c.Duration("poll") <= 0 {
 				return usageError(c, "--poll %s: want a positive interval", c.Duration("poll"))
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
-			host, _ := e.hostname()
-			return bridge(dir, host).Run(e.stdin, e.stdout, c.Duration("poll"))
+			host, _ := e.Hostname()
+			return bridge(dir, host).Run(e.Stdin, e.Stdout, c.Duration("poll"))
 		},
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/claude"
-	"jig/hook"
+	"jig/exit"
 	"jig/render"
 )
 
@@ -33,34 +33,16 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			out, err := e.printer(c, render.Output{Summary: e.stdoutTTY})
+			out, err := e.printer(c, render.Output{Summary: e.StdoutTTY})
 			if err != nil {
 				return err
 			}
-			data, err := e.readStdin(c)
-			if err != nil {
+			if err := noArgs(c); err != nil {
 				return err
 			}
-			w, in, err := e.claudeWriter(data)
-			if err != nil {
-				return err
-			}
-			s, err := w.StatusLine(in)
-			if err != nil {
-				return err
-			}
-			return out.Status(e.stdout, s)
+			return e.StatusLine(claude.Agent, out)
 		},
 	}
-}
-
-// claudeWriter reads Claude's JSON, which came on stdin, and makes the
-// session's writer.
-func (e *env) claudeWriter(data []byte) (*claude.Writer, *claude.Input, error) {
-	if err := hook.Fits(data); err != nil {
-		return nil, nil, err
-	}
-	return claude.Open(hookCall(e, nil), data)
 }
 
 // claudeStatusLineThen is the statusLine wrapping the user's own command:
@@ -76,22 +58,18 @@ func (e *env) claudeStatusLineThen(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, in, err := e.claudeWriter(data)
-	if err == nil {
-		_, err = w.StatusLine(in)
+	if _, err := claude.Agent.StatusLine(e.HookCall(nil), data); err != nil { // said as run says it, and on: the line is theirs
+		sayError(e.Stderr, c, err)
 	}
-	if err != nil { // said as run says it, and on: the line is theirs
-		sayError(e.stderr, c, err)
-	}
-	out, code, err := claude.Then(c.String("then"), data, e.stderr)
+	out, code, err := claude.Then(c.String("then"), data, e.Stderr)
 	if err != nil {
 		return err
 	}
-	if _, err := e.stdout.Write(out); err != nil {
+	if _, err := e.Stdout.Write(out); err != nil {
 		return err
 	}
 	if code != 0 {
-		return silent(code)
+		return exit.Silent(code)
 	}
 	return nil
 }

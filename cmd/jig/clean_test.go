@@ -6,18 +6,21 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"jig/exit"
+	"jig/hot"
 )
 
 // cleanEnv is an env over buffers, a terminal on stdout, with vars set.
 func cleanEnv(vars map[string]string) (*env, *strings.Builder, *strings.Builder) {
 	var out, errb strings.Builder
-	return &env{
-		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv:    func(k string) string { return vars[k] },
-		now:       time.Now,
-		hostname:  os.Hostname,
-		stdoutTTY: true,
-	}, &out, &errb
+	return &env{Env: &hot.Env{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv:    func(k string) string { return vars[k] },
+		Now:       time.Now,
+		Hostname:  os.Hostname,
+		StdoutTTY: true,
+	}}, &out, &errb
 }
 
 // An error line echoes what it was given: cleaned, it stays one line and
@@ -27,7 +30,7 @@ func TestErrorLineCleaned(t *testing.T) {
 	e, out, errb := cleanEnv(map[string]string{"HOME": home})
 	code := run([]string{"jig", "pi", "show", "nope\x1b]0;pwned\x07\u202e\nx"}, e)
 	want := "jig: pi show: nope?]0;pwned??x: no such file or session in " + home + "/.pi/agent/sessions\n"
-	if code != exitNone || errb.String() != want || out.Len() != 0 {
+	if code != exit.None || errb.String() != want || out.Len() != 0 {
 		t.Errorf("exit %d, stderr %q, stdout %q; want exit 1, stderr %q", code, errb, out, want)
 	}
 }
@@ -40,7 +43,7 @@ func TestWarningCleaned(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _, errb := cleanEnv(nil)
-	if code := run([]string{"jig", "pi", "show", file}, e); code != exitOK {
+	if code := run([]string{"jig", "pi", "show", file}, e); code != exit.OK {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	want := "jig: pi show: warning: " + filepath.Dir(file) + "/s?[2J.jsonl:2: skipped: "
@@ -52,7 +55,7 @@ func TestWarningCleaned(t *testing.T) {
 // The terminal ids come from the environment; on a terminal they are cleaned.
 func TestTerminalCleaned(t *testing.T) {
 	e, out, errb := cleanEnv(map[string]string{"HC_TERMINAL_ID": "t7\x1b[2J\u202e"})
-	if code := run([]string{"jig", "terminal"}, e); code != exitOK {
+	if code := run([]string{"jig", "terminal"}, e); code != exit.OK {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	if out.String() != "t7?[2J\tHC_TERMINAL_ID\n" {

@@ -8,11 +8,11 @@ import (
 // completionValues reads the values of this state dir and terminal, for
 // cmdline.Complete.
 func (e *env) completionValues() completion.Values {
-	v := completion.Values{Live: e.liveness(), Hosts: func() []string { return loadConfig(e.getenv).BoardHosts }}
-	if dir, err := e.stateDir(); err == nil {
+	v := completion.Values{Live: e.Liveness(), Hosts: func() []string { return loadConfig(e.Getenv).BoardHosts }}
+	if dir, err := e.StateDir(); err == nil {
 		v.Dir = dir
 	}
-	if t := terminal.Innermost(terminal.Detect(e.getenv)); t != nil {
+	if t := terminal.Innermost(terminal.Detect(e.Getenv)); t != nil {
 		v.Terminal = t.ID
 	}
 	return v

@@ -24,7 +24,7 @@ func completionCommand(e *env) *cli.Command {
 			if !ok {
 				return usageError(c, "unknown shell %q: want bash, zsh or fish", c.Args().First())
 			}
-			fmt.Fprint(e.stdout, script)
+			fmt.Fprint(e.Stdout, script)
 			return nil
 		},
 	}

@@ -25,11 +25,11 @@ func configCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			cfg := loadConfig(e.getenv)
-			if e.stdoutTTY {
-				render.Config(e.stdout, cfg)
+			cfg := loadConfig(e.Getenv)
+			if e.StdoutTTY {
+				render.Config(e.Stdout, cfg)
 			} else {
-				writeIndented(e.stdout, render.ConfigJSON(cfg))
+				writeIndented(e.Stdout, render.ConfigJSON(cfg))
 			}
 			// each refused file on its own line, and exit 4
 			errs := cfg.Problems()

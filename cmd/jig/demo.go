@@ -61,15 +61,15 @@ func demoCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			host, _ := e.hostname()
+			host, _ := e.Hostname()
 			if c.Bool("live") {
-				demos, err := replay.NewLiveDemos(dir, root, e.getenv, host, e.now, c.Int("agents"))
+				demos, err := replay.NewLiveDemos(dir, root, e.Getenv, host, e.Now, c.Int("agents"))
 				if err != nil {
 					return err
 				}
 				return replay.PrintLive(demos, show, c.Duration("pace"))
 			}
-			d, err := replay.NewDemo(dir, root, e.getenv, host, e.now)
+			d, err := replay.NewDemo(dir, root, e.Getenv, host, e.Now)
 			if err != nil {
 				return err
 			}
@@ -102,17 +102,17 @@ func demoFlags(c *cli.Context) error {
 // a terminal (ansi) or a pipe (plain) shows it, paced for a person
 // watching.
 func (e *env) demo(live bool, root string, stop <-chan os.Signal) (*status.Dir, replay.Show, error) {
-	sh := replay.Show{Out: e.stdout, Preset: render.PresetPlain, Options: render.PresetOptions{NoColor: e.getenv("NO_COLOR") != ""},
-		Stop: stop, Kept: e.getenv("JIG_STATE_DIR") != ""}
-	if e.stdoutTTY {
+	sh := replay.Show{Out: e.Stdout, Preset: render.PresetPlain, Options: render.PresetOptions{NoColor: e.Getenv("NO_COLOR") != ""},
+		Stop: stop, Kept: e.Getenv("JIG_STATE_DIR") != ""}
+	if e.StdoutTTY {
 		sh.Preset = render.PresetANSI
 	}
-	f, ok := stdoutFile(e.stdout)
+	f, ok := stdoutFile(e.Stdout)
 	sh.Watched = ok && isatty.IsTerminal(f.Fd())
 	if !live && !sh.Kept {
 		return &status.Dir{Root: filepath.Join(root, "state")}, sh, nil
 	}
-	dir, err := e.stateDir()
+	dir, err := e.StateDir()
 	if err == nil {
 		err = dir.Check(status.SessionsDir, status.TerminalsDir)
 	}

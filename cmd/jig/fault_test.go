@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/exit"
 	"jig/internal/hammer"
 	"jig/status"
 )
@@ -32,9 +33,9 @@ var writeErrorLine = regexp.MustCompile(`\Ajig: session write: [^\n]+\n\z`)
 func refusedWrite(t *testing.T, tl *tally, r ran, cause string, path string, before []byte) {
 	t.Helper()
 	ok := true
-	if r.code != exitFailed || !writeErrorLine.MatchString(r.stderr) || !regexp.MustCompile(cause).MatchString(r.stderr) || r.stdout != "" {
+	if r.code != exit.Failed || !writeErrorLine.MatchString(r.stderr) || !regexp.MustCompile(cause).MatchString(r.stderr) || r.stdout != "" {
 		ok = false
-		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and one line saying %s", r.code, r.stdout, r.stderr, exitFailed, cause)
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and one line saying %s", r.code, r.stdout, r.stderr, exit.Failed, cause)
 	}
 	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
 		ok = false
@@ -317,10 +318,10 @@ func TestHammerBadStdin(t *testing.T) {
 	for _, c := range cases {
 		r := runProc(t, jigProc(state, c.stdin, "session", "write", "--session", "bad", "--pid", pid))
 		ok := true
-		if r.code != exitBadInput || !writeErrorLine.MatchString(r.stderr) || !strings.Contains(r.stderr, c.says) || len(r.stderr) > 200 ||
+		if r.code != exit.BadInput || !writeErrorLine.MatchString(r.stderr) || !strings.Contains(r.stderr, c.says) || len(r.stderr) > 200 ||
 			strings.Contains(r.stderr, secret[:60]) || r.stdout != "" {
 			ok = false
-			t.Errorf("%s: exit %d, stderr %q; want exit %d and one short line naming %s", c.name, r.code, status.CutTo(r.stderr, 300), exitBadInput, c.says)
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one short line naming %s", c.name, r.code, status.CutTo(r.stderr, 300), exit.BadInput, c.says)
 		}
 		if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
 			ok = false

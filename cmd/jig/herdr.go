@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/exit"
 	"jig/herdr/herdr1"
 	"jig/render"
 	"jig/status"
@@ -39,9 +40,9 @@ func herdrCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					notes, err := herdr1.Sync(bin, dir, e.liveness(), e.now(), c.String("pane"))
+					notes, err := herdr1.Sync(bin, dir, e.Liveness(), e.Now(), c.String("pane"))
 					for _, n := range notes {
-						fmt.Fprintf(e.stderr, "jig: herdr sync: %s\n", n)
+						fmt.Fprintf(e.Stderr, "jig: herdr sync: %s\n", n)
 					}
 					return err
 				},
@@ -71,7 +72,7 @@ func herdrRequest(c *cli.Context, e *env) error {
 	if len(args) == 0 {
 		return usageError(c, "say what to request: tool NAME on|off, skill NAME on|off or reload")
 	}
-	paneID := herdr1.ActionPane(e.getenv)
+	paneID := herdr1.ActionPane(e.Getenv)
 	if paneID == "" {
 		return usageError(c, "no pane: run it from a Herdr plugin action, or use jig request --terminal ID")
 	}
@@ -79,17 +80,17 @@ func herdrRequest(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	s, err := herdr1.PaneSession(bin, dir, e.liveness(), paneID)
+	s, err := herdr1.PaneSession(bin, dir, e.Liveness(), paneID)
 	if err != nil {
 		return err
 	}
 	argv := append(append([]string{"jig", "request"}, args...), "--session", s.Session, "--wait")
 	if c.Bool("dry-run") {
-		fmt.Fprintln(e.stdout, render.Clean(strings.Join(argv, " ")))
+		fmt.Fprintln(e.Stdout, render.Clean(strings.Join(argv, " ")))
 		return nil
 	}
-	if code := run(argv, e); code != exitOK {
-		return silent(code) // jig request said why
+	if code := run(argv, e); code != exit.OK {
+		return exit.Silent(code) // jig request said why
 	}
 	return nil
 }
@@ -97,9 +98,9 @@ func herdrRequest(c *cli.Context, e *env) error {
 // herdrState is what both herdr commands start from: the herdr program
 // and the state dir.
 func herdrState(e *env) (bin string, dir *status.Dir, err error) {
-	if bin, err = herdr1.Find(e.getenv); err != nil {
+	if bin, err = herdr1.Find(e.Getenv); err != nil {
 		return "", nil, err
 	}
-	dir, err = e.stateDir()
+	dir, err = e.StateDir()
 	return bin, dir, err
 }

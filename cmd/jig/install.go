@@ -20,11 +20,11 @@ func installCommand(e *env) *cli.Command {
 			"example: jig install tmux --write",
 		Subcommands: append(append([]*cli.Command{
 			fileInstallCommand(e, "pi", "install jig's Pi extension (jig-session) where Pi loads extensions",
-				"jig install pi [--uninstall]\n\nexample: PI_CODING_AGENT_DIR=~/.pi/agent jig install pi", "extension", install.Pi{Getenv: e.getenv}),
+				"jig install pi [--uninstall]\n\nexample: PI_CODING_AGENT_DIR=~/.pi/agent jig install pi", "extension", install.Pi{Getenv: e.Getenv}),
 			installClaudeCommand(e),
 		}, agentInstallCommands(e)...), // codex, gemini, qwen, …: cmd/jig/registry.go
 			fileInstallCommand(e, "opencode", "install jig's OpenCode plugin (jig.js) where OpenCode loads global plugins",
-				"jig install opencode [--uninstall]\n\nexample: jig install opencode   # ~/.config/opencode/plugin/jig.js", "plugin", install.OpenCode{Getenv: e.getenv}),
+				"jig install opencode [--uninstall]\n\nexample: jig install opencode   # ~/.config/opencode/plugin/jig.js", "plugin", install.OpenCode{Getenv: e.Getenv}),
 			installHerdrCommand(e), installTmuxCommand(e), installWezTermCommand(e), installKittyCommand(e)),
 	}
 }
@@ -84,7 +84,7 @@ func configAction(e *env, host func(c *cli.Context) configHost, words hostWords)
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprint(e.stdout, words.print(lines))
+			_, err = fmt.Fprint(e.Stdout, words.print(lines))
 			return err
 		}
 		return nil

@@ -28,7 +28,7 @@ func installClaudeCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			cl := install.Claude{Getenv: e.getenv, Project: c.Bool("project")}
+			cl := install.Claude{Getenv: e.Getenv, Project: c.Bool("project")}
 			var f install.File
 			var notes []string
 			var err error
@@ -38,12 +38,12 @@ func installClaudeCommand(e *env) *cli.Command {
 				f, notes, err = cl.Install()
 			}
 			for _, n := range notes {
-				fmt.Fprintf(e.stderr, "jig: install claude: %s\n", n)
+				fmt.Fprintf(e.Stderr, "jig: install claude: %s\n", n)
 			}
 			if err != nil {
 				return err // a settings file jig refuses to edit is bad input
 			}
-			sayLines(e.stdout, f.Line())
+			sayLines(e.Stdout, f.Line())
 			return nil
 		},
 	}

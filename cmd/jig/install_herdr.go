@@ -30,7 +30,7 @@ func installHerdrCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			h := install.Herdr{Getenv: e.getenv, App: c.Bool("app"), Plugin: c.Bool("plugin")}
+			h := install.Herdr{Getenv: e.Getenv, App: c.Bool("app"), Plugin: c.Bool("plugin")}
 			var r install.HerdrReport
 			var err error
 			if c.Bool("uninstall") {
@@ -38,7 +38,7 @@ func installHerdrCommand(e *env) *cli.Command {
 			} else {
 				r, err = h.Install()
 			}
-			sayLines(e.stdout, r.Lines()...) // what was done before an error too
+			sayLines(e.Stdout, r.Lines()...) // what was done before an error too
 			if err != nil {
 				return err
 			}

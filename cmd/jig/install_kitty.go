@@ -32,7 +32,7 @@ func installKittyCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "config", Usage: "the kitty.conf `FILE`"},
 		},
 		Action: configAction(e, func(c *cli.Context) configHost {
-			return install.Kitty{Getenv: e.getenv, Config: c.String("config")}
+			return install.Kitty{Getenv: e.Getenv, Config: c.String("config")}
 		}, hostWords{
 			print: func(l install.Lines) string {
 				return fmt.Sprintf("# jig's watcher goes to %s (jig install kitty --write puts it there).\n"+

@@ -33,9 +33,9 @@ func fileInstallCommand(e *env, name, usage, usageText, what string, h fileHost)
 			case err != nil:
 				return err
 			case c.Bool("uninstall") && f.Change == install.Unchanged:
-				fmt.Fprintf(e.stdout, "no %s at %s\n", what, f.Path)
+				fmt.Fprintf(e.Stdout, "no %s at %s\n", what, f.Path)
 			default:
-				sayLines(e.stdout, f.Line())
+				sayLines(e.Stdout, f.Line())
 			}
 			return nil
 		},

@@ -31,7 +31,7 @@ func installTmuxCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "config", Usage: "the tmux config `FILE` for --write and --uninstall"},
 		},
 		Action: configAction(e, func(c *cli.Context) configHost {
-			return install.Tmux{Getenv: e.getenv, PaneBorder: c.Bool("pane-border"), Config: c.String("config")}
+			return install.Tmux{Getenv: e.Getenv, PaneBorder: c.Bool("pane-border"), Config: c.String("config")}
 		}, hostWords{
 			print: func(l install.Lines) string { return l.Text },
 			wrote: func(edit install.Edit) string { return "reload with: " + edit.Reload },
@@ -64,7 +64,7 @@ func installWezTermCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "config", Usage: "the wezterm.lua `FILE` for --write and --uninstall"},
 		},
 		Action: configAction(e, func(c *cli.Context) configHost {
-			return install.WezTerm{Getenv: e.getenv, TabTitle: c.Bool("tab-title"), Config: c.String("config")}
+			return install.WezTerm{Getenv: e.Getenv, TabTitle: c.Bool("tab-title"), Config: c.String("config")}
 		}, hostWords{
 			print: func(l install.Lines) string {
 				return fmt.Sprintf("-- jig's module goes to %s (jig install wezterm --write puts it there).\n"+

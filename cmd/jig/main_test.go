@@ -3,10 +3,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"jig/hot"
 )
 
 // scriptCmds are the extra commands testscript files may use. Test files add
@@ -19,9 +23,18 @@ var scriptConds = map[string]func() bool{}
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"jig": func() { os.Exit(run(os.Args, testEnv())) },
+		"jig": func() {
+			if os.Getenv(asFast) != "" { // TestScriptFast
+				os.Exit(hot.Main(os.Args, testEnv().Env, func(args []string) error { os.Exit(run(args, testEnv())); return nil }))
+			}
+			os.Exit(run(os.Args, testEnv()))
+		},
 	})
 }
+
+// asFast, set by TestScriptFast, makes a script's jig jig-fast, which hands
+// what it does not answer to jig in the same process, as its exec does.
+const asFast = "JIG_TEST_AS_FAST"
 
 // testEnv is the real environment, with the clock fixed by JIG_TEST_NOW
 // (RFC 3339) when a script sets it.
@@ -32,7 +45,7 @@ func testEnv() *env {
 		if err != nil {
 			panic("JIG_TEST_NOW: " + err.Error())
 		}
-		e.now = func() time.Time { return t }
+		e.Now = func() time.Time { return t }
 	}
 	return e
 }
@@ -40,8 +53,37 @@ func testEnv() *env {
 // TestScript runs every testdata/*.txt as a user's shell session. Each
 // script gets its own state dir under $WORK.
 func TestScript(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata",
+	testscript.Run(t, scriptParams("testdata", nil))
+}
+
+// TestScriptFast runs the scripts that run a line jig-fast answers (hot.Main)
+// with jig-fast as their jig: every such line must answer exactly as jig's.
+func TestScriptFast(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hotLine.Match(data) {
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	testscript.Run(t, scriptParams(dir, func(env *testscript.Env) { env.Setenv(asFast, "1") }))
+}
+
+// hotLine finds a script line jig-fast answers itself.
+var hotLine = regexp.MustCompile(`(?m)\bjig (session for-terminal|[a-z]+ (hook|statusline))\b`)
+
+func scriptParams(dir string, setup func(*testscript.Env)) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
 		Cmds:                scriptCmds,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
@@ -57,7 +99,10 @@ func TestScript(t *testing.T) {
 			for _, v := range []string{"HC_TERMINAL_ID", "HERDR_PANE_ID", "TMUX", "TMUX_PANE", "KITTY_WINDOW_ID", "WEZTERM_PANE", "PI_CODING_AGENT_DIR", "JIG_FORCE_TTY", "NO_COLOR"} {
 				env.Setenv(v, "")
 			}
+			if setup != nil {
+				setup(env)
+			}
 			return nil
 		},
-	})
+	}
 }

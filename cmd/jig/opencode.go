@@ -12,7 +12,7 @@ import (
 
 // opencodeCommand: OpenCode's sessions, read through its own command line ($OPENCODE_BIN, else PATH).
 func opencodeCommand(e *env) *cli.Command {
-	oc := func() opencode.CLI { return opencode.CLI{Bin: cmp.Or(e.getenv("OPENCODE_BIN"), "opencode")} }
+	oc := func() opencode.CLI { return opencode.CLI{Bin: cmp.Or(e.Getenv("OPENCODE_BIN"), "opencode")} }
 	return &cli.Command{
 		Name:      "opencode",
 		Usage:     "read OpenCode's sessions; run the bridge of jig's OpenCode plugin",
@@ -31,11 +31,11 @@ func opencodeCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					return printShown(c, e.stdout, exported.Derived(), func() { exported.Print(e.stdout) })
+					return printShown(c, e.Stdout, exported.Derived(), func() { exported.Print(e.Stdout) })
 				},
 			}, bridgeCommand(e, "keep the status files of an opencode process's sessions (started by jig's plugin; JSON lines on stdin)",
 				"jig opencode bridge [--poll D] < events.jsonl\n\nexample: jig opencode bridge --poll 2s   # as jig's plugin starts it",
-				func(dir *status.Dir, host string) bridgeRunner { return ocbridge.New(dir, e.now, e.getenv, host) }),
+				func(dir *status.Dir, host string) bridgeRunner { return ocbridge.New(dir, e.Now, e.Getenv, host) }),
 		},
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
-	"jig/status"
 )
 
 // Every command that prints a status, or a list of them, prints the same
@@ -46,13 +45,8 @@ func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) 
 		n := c.Int("max-width")
 		o.MaxWidth = &n
 	}
-	o.NoColor, o.Now, o.RateLimits = e.getenv("NO_COLOR") != "", e.now(), c.Bool("rate-limits")
-	bounds, err := render.BoundsFrom(e.getenv)
-	if err != nil && (o.JQ != nil || o.Format != nil) {
-		return nil, status.Mark(render.ErrUsage, err)
-	}
-	o.Bounds = bounds
-	return render.NewPrinter(o)
+	o.RateLimits = c.Bool("rate-limits")
+	return e.Printer(o)
 }
 
 // given is a string flag's value, nil when it is not among the flags set.

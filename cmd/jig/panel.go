@@ -35,25 +35,25 @@ func panelCommand(e *env) *cli.Command {
 				return usageError(c, "--interval %s: want at least 100ms", c.Duration("interval"))
 			}
 			term := c.String("terminal")
-			if follow.Nowhere(term, e.getenv) {
+			if follow.Nowhere(term, e.Getenv) {
 				return usageError(c, "outside tmux and Herdr, name the terminal to follow: jig panel --terminal ID")
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
-			src, err := follow.New(term, e.getenv)
+			src, err := follow.New(term, e.Getenv)
 			if err != nil {
 				return err
 			}
-			src.Dir, src.Live, src.Now = dir, e.liveness(), e.now
-			out, ok := stdoutFile(e.stdout)
-			if c.Bool("once") || !e.stdoutTTY || !ok {
+			src.Dir, src.Live, src.Now = dir, e.Liveness(), e.Now
+			out, ok := stdoutFile(e.Stdout)
+			if c.Bool("once") || !e.StdoutTTY || !ok {
 				_, lines := src.Frame()
-				_, err := fmt.Fprintln(e.stdout, strings.Join(lines, "\n"))
+				_, err := fmt.Fprintln(e.Stdout, strings.Join(lines, "\n"))
 				return err
 			}
-			in, _ := e.stdin.(*os.File)
+			in, _ := e.Stdin.(*os.File)
 			return src.Run(context.Background(), panel.Terminal{In: in, Out: out}, c.Duration("interval"))
 		},
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"jig/exit"
 	"jig/pi"
 	"jig/pi/bridge"
 	"jig/status"
@@ -24,7 +25,7 @@ func piCommand(e *env) *cli.Command {
 			piForkCommand(e),
 			bridgeCommand(e, "keep a Pi session's status file (started by jig's Pi extension; JSON lines on stdin)",
 				"jig pi bridge [--poll D] < events.jsonl\n\nexample: jig pi bridge --poll 2s   # as jig's Pi extension starts it",
-				func(dir *status.Dir, host string) bridgeRunner { return bridge.New(dir, e.now, e.getenv, host) }),
+				func(dir *status.Dir, host string) bridgeRunner { return bridge.New(dir, e.Now, e.Getenv, host) }),
 		},
 	}
 }
@@ -43,7 +44,7 @@ func piSessionsCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			infos, err := pi.NewSessions(e.getenv).List()
+			infos, err := pi.NewSessions(e.Getenv).List()
 			if err != nil {
 				return err
 			}
@@ -52,12 +53,12 @@ func piSessionsCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				writeIndented(e.stdout, rows)
+				writeIndented(e.Stdout, rows)
 			} else if len(rows) > 0 {
-				pi.PrintSessions(e.stdout, rows)
+				pi.PrintSessions(e.Stdout, rows)
 			}
 			if len(rows) == 0 {
-				return silent(exitNone)
+				return exit.Silent(exit.None)
 			}
 			return nil
 		},
@@ -89,11 +90,11 @@ func piShowCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
 			}
-			file, err := pi.NewSessions(e.getenv).Find(c.Args().First())
+			file, err := pi.NewSessions(e.Getenv).Find(c.Args().First())
 			if err != nil {
 				return err
 			}
-			sh, err := pi.Show(file, c.String("leaf"), e.getenv("HOME"))
+			sh, err := pi.Show(file, c.String("leaf"), e.Getenv("HOME"))
 			if err != nil {
 				return err
 			}
@@ -101,9 +102,9 @@ func piShowCommand(e *env) *cli.Command {
 				e.warnf(c, "warning: %s", w)
 			}
 			if c.Bool("json") {
-				return writeIndented(e.stdout, sh)
+				return writeIndented(e.Stdout, sh)
 			}
-			sh.Print(e.stdout)
+			sh.Print(e.Stdout)
 			return nil
 		},
 	}

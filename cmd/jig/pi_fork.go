@@ -42,19 +42,19 @@ func piForkCommand(e *env) *cli.Command {
 					return usageError(c, "--cwd: %v", err)
 				}
 			}
-			sessions := pi.NewSessions(e.getenv)
+			sessions := pi.NewSessions(e.Getenv)
 			file, err := sessions.Find(c.Args().First())
 			if err != nil {
 				return err
 			}
-			f, err := sessions.Fork(file, at, c.Bool("empty"), cwd, e.now())
+			f, err := sessions.Fork(file, at, c.Bool("empty"), cwd, e.Now())
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
-				return writeIndented(e.stdout, f)
+				return writeIndented(e.Stdout, f)
 			}
-			fmt.Fprintf(e.stdout, "session\t%s\nfile\t%s\n", render.Clean(f.ID), render.Clean(f.Path))
+			fmt.Fprintf(e.Stdout, "session\t%s\nfile\t%s\n", render.Clean(f.ID), render.Clean(f.Path))
 			return nil
 		},
 	}

@@ -27,7 +27,7 @@ func piTreeCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usageError(c, "takes one FILE or session ID")
 			}
-			file, err := pi.NewSessions(e.getenv).Find(c.Args().First())
+			file, err := pi.NewSessions(e.Getenv).Find(c.Args().First())
 			if err != nil {
 				return err
 			}
@@ -40,9 +40,9 @@ func piTreeCommand(e *env) *cli.Command {
 				l.Prompt, l.Label, l.Name = render.Clean(l.Prompt), render.Clean(l.Label), render.Clean(l.Name)
 			}
 			if c.Bool("json") {
-				return writeIndented(e.stdout, t)
+				return writeIndented(e.Stdout, t)
 			}
-			pi.PrintTree(e.stdout, t)
+			pi.PrintTree(e.Stdout, t)
 			return nil
 		},
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"jig/exit"
+	"jig/hot"
 	"jig/internal/fixtures"
 	"jig/status"
 )
@@ -53,9 +55,9 @@ func TestRealTranscriptsWrite(t *testing.T) {
 			jig := func(stdin string, args ...string) []byte {
 				t.Helper()
 				var out, errb bytes.Buffer
-				e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: getenv,
-					now: func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) }, hostname: os.Hostname}
-				if code := run(append([]string{"jig"}, args...), e); code != exitOK {
+				e := &env{Env: &hot.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: getenv,
+					Now: func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) }, Hostname: os.Hostname}}
+				if code := run(append([]string{"jig"}, args...), e); code != exit.OK {
 					t.Fatalf("jig %v: exit %d: %s", args, code, errb.String())
 				}
 				return out.Bytes()

@@ -1,25 +1,4 @@
 package main
 
-import (
-	"jig/agents/peer"
-	"jig/claude"
-	"jig/codex"
-	"jig/gemini"
-	"jig/opencode"
-	"jig/pi"
-	"jig/qwen"
-)
-
-// The agents jig knows, registered once at start-up: every reader names
-// an agent through jig/agents, `jig <agent> …` and `jig install <agent>`
-// are built from each one's descriptor (agent.go), and the import policy
-// (writer/architecture_test.go) takes the agents' folders from the
-// registrations here. An agent adds one line.
-func init() {
-	peer.MustRegister(pi.Agent)
-	peer.MustRegister(claude.Agent)
-	peer.MustRegister(codex.Agent)
-	peer.MustRegister(gemini.Agent)
-	peer.MustRegister(qwen.Agent)
-	peer.MustRegister(opencode.Agent)
-}
+// The agents jig knows: jig/registry registers them, for jig-fast too.
+import _ "jig/registry"

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/cmdline"
+	"jig/exit"
 	"jig/render"
 	"jig/request"
 	"jig/status"
@@ -64,7 +65,7 @@ func requestSwitchCommand(e *env, kind string) *cli.Command {
 			if err != nil {
 				return nil, usageError(c, "%v", err)
 			}
-			req := request.New(e.now())
+			req := request.New(e.Now())
 			if kind == "tool" {
 				req.Tools = switches
 			} else {
@@ -86,7 +87,7 @@ func requestReloadCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return nil, err
 			}
-			req := request.New(e.now())
+			req := request.New(e.Now())
 			req.Reload = true
 			return req, nil
 		}),
@@ -111,16 +112,16 @@ func sendAction(e *env, build func(c *cli.Context) (*request.Request, error)) cl
 		}
 		wait := c.Generic("wait").(*cmdline.OptionalDuration)
 		if !wait.Given {
-			fmt.Fprintln(e.stdout, req.ID)
+			fmt.Fprintln(e.Stdout, req.ID)
 			return nil
 		}
-		answer, err := request.Await(dir, s.Session, req.ID, e.liveness(), wait.D)
+		answer, err := request.Await(dir, s.Session, req.ID, e.Liveness(), wait.D)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, render.Clean(strings.Join(strings.Fields(answer.Message), " ")))
+		fmt.Fprintln(e.Stdout, render.Clean(strings.Join(strings.Fields(answer.Message), " ")))
 		if !answer.OK {
-			return silent(exitNone)
+			return exit.Silent(exit.None)
 		}
 		return nil
 	}
@@ -151,15 +152,15 @@ func requestTakeCommand(e *env) *cli.Command {
 			if err := needSession(c, session); err != nil {
 				return err
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
-			req, err := request.TakeAnswering(dir, session, e.now())
+			req, err := request.TakeAnswering(dir, session, e.Now())
 			if err != nil {
 				return err
 			}
-			return printRequest(e.stdout, req)
+			return printRequest(e.Stdout, req)
 		},
 	}
 }
@@ -167,7 +168,7 @@ func requestTakeCommand(e *env) *cli.Command {
 // printRequest prints a request as JSON; none is exit 1, silently.
 func printRequest(w io.Writer, req *request.Request) error {
 	if req == nil {
-		return silent(exitNone)
+		return exit.Silent(exit.None)
 	}
 	data, err := request.Encode(req)
 	if err != nil {
@@ -193,26 +194,26 @@ func requestHandleCommand(e *env) *cli.Command {
 			if err := needSession(c, session); err != nil {
 				return err
 			}
-			have, err := request.ReadAvailable(e.stdin)
+			have, err := request.ReadAvailable(e.Stdin)
 			if err != nil {
 				return fmt.Errorf("stdin: %w", err)
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
-			out, err := request.Decide(dir, session, have, e.now())
+			out, err := request.Decide(dir, session, have, e.Now())
 			switch {
 			case err != nil:
 				return err
 			case out == nil:
-				return silent(exitNone)
+				return exit.Silent(exit.None)
 			}
 			data, err := json.Marshal(out)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s\n", data)
+			fmt.Fprintf(e.Stdout, "%s\n", data)
 			return nil
 		},
 	}
@@ -229,7 +230,7 @@ func requestShowCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
@@ -245,7 +246,7 @@ func requestShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return printRequest(e.stdout, req)
+			return printRequest(e.Stdout, req)
 		},
 	}
 }

@@ -27,8 +27,8 @@ func serveCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return serve.Run(context.Background(), c.String("addr"), e.stdout, serve.Options{Board: b, ReadOnly: c.Bool("read-only"),
-				Log: e.stderr, Now: e.now, Conversations: conversations(e)})
+			return serve.Run(context.Background(), c.String("addr"), e.Stdout, serve.Options{Board: b, ReadOnly: c.Bool("read-only"),
+				Log: e.Stderr, Now: e.Now, Conversations: conversations(e)})
 		},
 	}
 }
@@ -39,7 +39,7 @@ func conversations(e *env) map[string]serve.Reader {
 	m := map[string]serve.Reader{}
 	for _, a := range peer.All() {
 		if a.Conversation != nil {
-			m[a.ID] = a.Conversation(e.getenv, e.now)
+			m[a.ID] = a.Conversation(e.Getenv, e.Now)
 		}
 	}
 	return m

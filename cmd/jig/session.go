@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"jig/hook"
@@ -58,12 +57,12 @@ func sessionWriteCommand(e *env) *cli.Command {
 			if err := needSession(c, id); err != nil {
 				return err
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
-			host, _ := e.hostname()
-			w := writer.New(dir, e.now, e.getenv, host)
+			host, _ := e.Hostname()
+			w := writer.New(dir, e.Now, e.Getenv, host)
 			if c.Bool("end") {
 				return w.End(id)
 			}
@@ -90,10 +89,10 @@ func (e *env) sessionWrite(c *cli.Context, w *writer.Writer, id, file string) er
 		pid = os.Getppid()
 	}
 	var problems []error
-	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: agentDir(e.getenv), Live: live,
+	u := writer.Update{Session: id, PID: pid, Agent: status.AgentPi, AgentDir: agentDir(e.Getenv), Live: live,
 		KeepSaid: true, Ticket: &writer.Ticket{Warn: func(p error) { problems = append(problems, p) }}}
 	if file != "" {
-		u.Transcript = pitranscript.NewSource(file, e.getenv("HOME"))
+		u.Transcript = pitranscript.NewSource(file, e.Getenv("HOME"))
 	}
 	_, err = w.Write(u)
 	for _, p := range problems { // after the lock is let go: stderr may block
@@ -113,8 +112,5 @@ func (e *env) readStdin(c *cli.Context) ([]byte, error) {
 	if err := noArgs(c); err != nil {
 		return nil, err
 	}
-	if f, ok := e.stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		return nil, nil
-	}
-	return hook.Read(e.stdin)
+	return e.StdinData()
 }

@@ -27,7 +27,7 @@ func sessionContextCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, strings.Join(render.ContextLines(s.ContextDetail), "\n"))
+			fmt.Fprintln(e.Stdout, strings.Join(render.ContextLines(s.ContextDetail), "\n"))
 			return nil
 		},
 	}

@@ -4,7 +4,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
-	"jig/terminal"
 )
 
 func sessionForTerminalCommand(e *env) *cli.Command {
@@ -23,41 +22,11 @@ func sessionForTerminalCommand(e *env) *cli.Command {
 			"example (~/.bashrc): PS1='$(jig session for-terminal --preset ansi --shell bash) \\$ '",
 		Flags: append(docFlags("the status file"), presetFlags()...),
 		Action: func(c *cli.Context) error {
-			out, err := e.printer(c, render.Output{Summary: e.stdoutTTY})
+			out, err := e.printer(c, render.Output{Summary: e.StdoutTTY})
 			if err != nil {
 				return err
 			}
-			ids := terminal.HereUnless(c.Args().Slice(), e.getenv)
-			if len(ids) == 0 {
-				return noneFound(nil) // outside any terminal: quiet, for a prompt
-			}
-			dir, err := e.stateDir()
-			if err != nil {
-				return err
-			}
-			if len(ids) == 1 && out.Raw() {
-				// The hot path of status bars: the file as it is, decoded no
-				// further than needed to pick it.
-				data, err := dir.ForTerminalRaw(ids[0], e.liveness())
-				if err != nil || data == nil {
-					return noneFound(err)
-				}
-				return out.Doc(e.stdout, data)
-			}
-			s, err := dir.ForTerminals(ids, e.liveness(), out.Keys()...)
-			if err != nil || s == nil {
-				return noneFound(err)
-			}
-			return out.Status(e.stdout, s)
+			return e.ForTerminal(out, c.Args().Slice())
 		},
 	}
-}
-
-// noneFound is a search's error, or exit 1 in silence when it found
-// nothing: a status line shows nothing.
-func noneFound(err error) error {
-	if err != nil {
-		return err
-	}
-	return silent(exitNone)
 }

@@ -23,7 +23,7 @@ func sessionGCCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
@@ -32,14 +32,14 @@ func sessionGCCommand(e *env) *cli.Command {
 			if err := dir.Check(status.SessionsDir, status.TerminalsDir, status.RequestsDir); err != nil {
 				return err
 			}
-			cleaned, err := dir.GC(e.liveness(), e.now())
+			cleaned, err := dir.GC(e.Liveness(), e.Now())
 			if err != nil {
 				return err
 			}
 			for _, en := range cleaned.Skipped {
 				e.warnf(c, "skipped %v", en.Err)
 			}
-			render.Cleaned(e.stdout, cleaned)
+			render.Cleaned(e.Stdout, cleaned)
 			return nil
 		},
 	}

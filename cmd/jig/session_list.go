@@ -28,16 +28,16 @@ func sessionListCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			out, err := e.printer(c, render.Output{Summary: e.stdoutTTY})
+			out, err := e.printer(c, render.Output{Summary: e.StdoutTTY})
 			if err != nil {
 				return err
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
 			warn := func(err error) { e.warnf(c, "skipped %v", err) }
-			live := e.liveness().Memo()
+			live := e.Liveness().Memo()
 			heads, err := dir.List(c.Bool("all"), live, warn)
 			if err != nil {
 				return err
@@ -47,9 +47,9 @@ func sessionListCommand(e *env) *cli.Command {
 				if slim {
 					shape = board.Slim
 				}
-				return out.Docs(e.stdout, func(w io.Writer) error { return dir.WriteArray(w, heads, warn, shape) })
+				return out.Docs(e.Stdout, func(w io.Writer) error { return dir.WriteArray(w, heads, warn, shape) })
 			}
-			render.Table(e.stdout, dir.ReadHeads(heads), live.Alive, e.now(), columns(e.getenv, e.stdout))
+			render.Table(e.Stdout, dir.ReadHeads(heads), live.Alive, e.Now(), columns(e.Getenv, e.Stdout))
 			return nil
 		},
 	}

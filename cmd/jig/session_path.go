@@ -25,21 +25,21 @@ func sessionPathCommand(e *env) *cli.Command {
 			}
 			if id != "" {
 				// The path is for reading: a folder jig refuses is no place to send a reader.
-				dir, err := e.stateDir()
+				dir, err := e.StateDir()
 				if err == nil {
 					err = dir.Check(status.SessionsDir)
 				}
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(e.stdout, dir.SessionPath(id))
+				fmt.Fprintln(e.Stdout, dir.SessionPath(id))
 				return nil
 			}
 			dir, s, err := e.resolve(status.Target{}, "a session ID")
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, dir.SessionPath(s.Session))
+			fmt.Fprintln(e.Stdout, dir.SessionPath(s.Session))
 			return nil
 		},
 	}

@@ -22,7 +22,7 @@ func sessionShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			out, err := e.printer(c, render.Output{Summary: e.stdoutTTY})
+			out, err := e.printer(c, render.Output{Summary: e.StdoutTTY})
 			if err != nil {
 				return err
 			}
@@ -30,7 +30,7 @@ func sessionShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return out.Status(e.stdout, s)
+			return out.Status(e.Stdout, s)
 		},
 	}
 }

@@ -39,12 +39,12 @@ func sessionWaitCommand(e *env) *cli.Command {
 			if timeout < 0 {
 				return usageError(c, "--timeout %s: want a positive duration", timeout)
 			}
-			dir, err := e.stateDir()
+			dir, err := e.StateDir()
 			if err != nil {
 				return err
 			}
-			t := status.Target{Session: id, Terminal: term, Here: terminal.Detect(e.getenv), Live: true}
-			err = dir.WaitIdle(t, e.liveness(), timeout)
+			t := status.Target{Session: id, Terminal: term, Here: terminal.Detect(e.Getenv), Live: true}
+			err = dir.WaitIdle(t, e.Liveness(), timeout)
 			if errors.Is(err, status.ErrNoTerminal) {
 				return usageError(c, "%v; give --session or --terminal", err)
 			}

@@ -71,8 +71,8 @@ func sessionWatchCommand(e *env) *cli.Command {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			show := out.Changes(e.stdout)
-			return dir.Watch(ctx, s.Session, e.liveness(), func(s *status.Status, _ []byte) error { return show(s) })
+			show := out.Changes(e.Stdout)
+			return dir.Watch(ctx, s.Session, e.Liveness(), func(s *status.Status, _ []byte) error { return show(s) })
 		},
 	}
 }
@@ -88,20 +88,20 @@ func (e *env) watchTransitions(c *cli.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	w := &notify.Watcher{Live: e.liveness(), On: on, Print: transitionPrint(c, out, e.stdout),
-		Warn: func(err error) { sayError(e.stderr, c, err) }}
+	w := &notify.Watcher{Live: e.Liveness(), On: on, Print: transitionPrint(c, out, e.Stdout),
+		Warn: func(err error) { sayError(e.Stderr, c, err) }}
 	if c.IsSet("exec") {
-		w.Exec = &notify.Exec{Command: c.String("exec"), Environ: os.Environ(), Stdout: e.stdout, Stderr: e.stderr}
+		w.Exec = &notify.Exec{Command: c.String("exec"), Environ: os.Environ(), Stdout: e.Stdout, Stderr: e.Stderr}
 	}
 	if c.Bool("notify") {
-		n, closeTTY := notify.Open(e.getenv, e.stderr)
+		n, closeTTY := notify.Open(e.Getenv, e.Stderr)
 		defer closeTTY()
 		w.Notify = n
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if c.Bool("all") {
-		if w.Dir, err = e.stateDir(); err != nil {
+		if w.Dir, err = e.StateDir(); err != nil {
 			return err
 		}
 		return w.All(ctx)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"jig/hot"
 	"jig/status"
 )
 
@@ -27,14 +28,14 @@ func startWatch(t *testing.T, state string, args ...string) *watchRun {
 	t.Helper()
 	pr, pw := io.Pipe()
 	w := &watchRun{lines: make(chan string, 100), done: make(chan int, 1), stderr: &bytes.Buffer{}}
-	e := &env{stdin: strings.NewReader(""), stdout: pw, stderr: w.stderr, now: time.Now,
-		hostname: os.Hostname,
-		getenv: func(k string) string {
+	e := &env{Env: &hot.Env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: w.stderr, Now: time.Now,
+		Hostname: os.Hostname,
+		Getenv: func(k string) string {
 			if k == "JIG_STATE_DIR" {
 				return state
 			}
 			return ""
-		}}
+		}}}
 	go func() {
 		w.done <- run(append([]string{"jig", "session", "watch"}, args...), e)
 		pw.Close()

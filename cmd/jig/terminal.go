@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"jig/exit"
 	"jig/render"
 	"jig/terminal"
 )
@@ -20,17 +21,17 @@ func terminalCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			ids := terminal.Detect(e.getenv)
-			if c.Bool("json") || !e.stdoutTTY {
+			ids := terminal.Detect(e.Getenv)
+			if c.Bool("json") || !e.StdoutTTY {
 				data, _ := json.Marshal(ids)
-				fmt.Fprintf(e.stdout, "%s\n", data)
+				fmt.Fprintf(e.Stdout, "%s\n", data)
 			} else {
 				for _, id := range ids {
-					fmt.Fprintf(e.stdout, "%s\t%s\n", render.Clean(id.ID), render.Clean(id.From))
+					fmt.Fprintf(e.Stdout, "%s\t%s\n", render.Clean(id.ID), render.Clean(id.From))
 				}
 			}
 			if len(ids) == 0 {
-				return silent(exitNone)
+				return exit.Silent(exit.None)
 			}
 			return nil
 		},

@@ -70,18 +70,18 @@ func ticketCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					f := ticket.Resolve(e.getenv, agentDir(e.getenv), ticket.Sources{State: dir, CWD: cwd}, transcript.NewRepoFinder().Repo)
+					f := ticket.Resolve(e.Getenv, agentDir(e.Getenv), ticket.Sources{State: dir, CWD: cwd}, transcript.NewRepoFinder().Repo)
 					for _, p := range f.Problems {
 						e.warnf(c, "warning: %v", p)
 					}
 					if f.Ticket == nil {
 						return status.Mark(status.ErrNotFound, fmt.Errorf("no active ticket: %s", f.Key.Head.NoKey(cwd)))
 					}
-					if e.stdoutTTY {
-						render.Ticket(e.stdout, f)
+					if e.StdoutTTY {
+						render.Ticket(e.Stdout, f)
 						return nil
 					}
-					return writeIndented(e.stdout, render.TicketJSON(f))
+					return writeIndented(e.Stdout, render.TicketJSON(f))
 				},
 			},
 		},
@@ -91,7 +91,7 @@ func ticketCommand(e *env) *cli.Command {
 // ticketFolder is the state dir and the working folder a ticket command
 // works on.
 func (e *env) ticketFolder() (*status.Dir, string, error) {
-	dir, err := e.stateDir()
+	dir, err := e.StateDir()
 	if err != nil {
 		return nil, "", err
 	}

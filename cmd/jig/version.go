@@ -22,7 +22,7 @@ func versionCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			fmt.Fprintln(e.stdout, cmdline.Version())
+			fmt.Fprintln(e.Stdout, cmdline.Version())
 			return nil
 		},
 	}

@@ -53,7 +53,7 @@ const SidebarRows = `[ui.sidebar.agents]
 rows = [["state_icon", "workspace", "tab"], ["agent", "$jig_ctx", "$jig_cost", "$jig_model"]]`
 
 // ErrNotFound says herdr is not installed where jig looks.
-var ErrNotFound = errors.New("herdr not found: set HERDR_BIN_PATH or put herdr on PATH")
+var ErrNotFound = status.Mark(status.ErrNoProgram, errors.New("herdr not found: set HERDR_BIN_PATH or put herdr on PATH"))
 
 // Find is $HERDR_BIN_PATH (Herdr sets it for its plugins), else herdr on
 // PATH. Its error is always ErrNotFound.

@@ -29,7 +29,7 @@ const (
 
 // ErrNotSession is returned for a file whose first JSON line is not a Pi
 // session header, and by UpdateSession for a file with no header line yet.
-var ErrNotSession = errors.New("not a Pi session: no session header line in the first 64 KB")
+var ErrNotSession = status.Mark(status.ErrBadInput, errors.New("not a Pi session: no session header line in the first 64 KB"))
 
 // ErrNotRegular is returned for a fifo, a folder, a device: anything where a
 // session file should be that is no regular file.
