@@ -74,8 +74,9 @@ func TestThenWrapsTheRealCCStatusline(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	// ccstatusline's line had no refreshInterval: it gets jig's (--refreshed)
-	if wrapped := jig + " claude statusline --refreshed --then '" + cc + "'"; got.StatusLine.Command != wrapped {
+	// ccstatusline's line had no refreshInterval: it gets jig's (--refreshed);
+	// jig-fast hands --then to jig
+	if wrapped := filepath.Join(filepath.Dir(jig), "jig-fast") + " claude statusline --refreshed --then '" + cc + "'"; got.StatusLine.Command != wrapped {
 		t.Fatalf("statusLine command %q, want %q", got.StatusLine.Command, wrapped)
 	}
 	line, code := run(got.StatusLine.Command)

@@ -48,10 +48,10 @@ func (c Claude) path() (string, error) {
 }
 
 // Install merges jig's entries, which run jig by its absolute path
-// (JigPath). The notes say what it did with a statusLine of the user's (it
+// (FastPath: jig-fast, when it sits beside jig). The notes say what it did with a statusLine of the user's (it
 // wraps it).
 func (c Claude) Install() (File, []string, error) {
-	bin, err := JigPath(c.Getenv)
+	bin, err := FastPath(c.Getenv)
 	if err != nil {
 		return File{}, nil, err
 	}

@@ -2,11 +2,11 @@ package install
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"jig/hot"
 	"jig/scripts"
 	"jig/status"
 )
@@ -43,16 +43,11 @@ func hostError(err error) error {
 // JigPath is the jig a host's config should run: $JIG_BIN when it is an
 // absolute path (as the Pi extension honours it), else the absolute path of
 // the running jig.
-func JigPath(getenv Getenv) (string, error) {
-	if p := getenv("JIG_BIN"); filepath.IsAbs(p) {
-		return p, nil
-	}
-	bin, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("cannot find jig's own path: %v", err)
-	}
-	return bin, nil
-}
+func JigPath(getenv Getenv) (string, error) { return hot.JigPath(getenv) }
+
+// FastPath is what hooks and status lines run: jig-fast beside that jig,
+// when it is there (hot.FastPath).
+func FastPath(getenv Getenv) (string, error) { return hot.FastPath(getenv) }
 
 // configHome is $XDG_CONFIG_HOME, else ~/.config.
 func configHome(getenv Getenv) string {

@@ -21,7 +21,7 @@ type Tmux struct {
 
 // Lines are the tmux.conf lines.
 func (t Tmux) Lines() (Lines, error) {
-	bin, err := JigPath(t.Getenv)
+	bin, err := FastPath(t.Getenv)
 	if err != nil {
 		return Lines{}, err
 	}

@@ -56,7 +56,7 @@ func (w WezTerm) module() string { return filepath.Join(filepath.Dir(w.file()), 
 
 // Lines are the wezterm.lua line, and File the module it loads.
 func (w WezTerm) Lines() (Lines, error) {
-	bin, err := JigPath(w.Getenv)
+	bin, err := FastPath(w.Getenv)
 	if err != nil {
 		return Lines{}, err
 	}

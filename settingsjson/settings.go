@@ -292,15 +292,16 @@ func ShellQuote(s string) string {
 }
 
 // IsJig reports whether a command line runs jig's subcommand args: a
-// program named jig (any path, quoted or not) with those arguments first.
+// program named jig or jig-fast (any path, quoted or not) with those
+// arguments first.
 func IsJig(cmd string, args ...string) bool {
 	got, ok := JigArgs(cmd)
 	return ok && len(got) >= len(args) && slices.Equal(got[:len(args)], args)
 }
 
-// JigArgs is the arguments of a command line whose program is named jig
-// (any path, quoted as Command quotes it or not); ok is false for any other
-// command line.
+// JigArgs is the arguments of a command line whose program is named jig,
+// or jig-fast (hot.FastName), which answers alike (any path, quoted as
+// Command quotes it or not); ok is false for any other command line.
 func JigArgs(cmd string) (args []string, ok bool) {
 	cmd = strings.TrimSpace(cmd)
 	var prog, rest string
@@ -313,7 +314,7 @@ func JigArgs(cmd string) (args []string, ok bool) {
 	} else if prog, rest, ok = strings.Cut(cmd, " "); !ok {
 		return nil, false
 	}
-	if filepath.Base(prog) != "jig" {
+	if name := filepath.Base(prog); name != "jig" && name != "jig-fast" {
 		return nil, false
 	}
 	return strings.Fields(rest), true

@@ -30,15 +30,15 @@ func TestParseDialects(t *testing.T) {
 }
 
 // TestCommandIsJig: jig's command line, quoted when its path needs it, is
-// recognised with its arguments, and nothing else is.
+// recognised with its arguments, and so is jig-fast's, and nothing else is.
 func TestCommandIsJig(t *testing.T) {
-	for _, bin := range []string{"/usr/local/bin/jig", "/home/a b/bin/jig", "/o'dd/jig"} {
+	for _, bin := range []string{"/usr/local/bin/jig", "/home/a b/bin/jig", "/o'dd/jig", "/usr/local/bin/jig-fast", "/home/a b/jig-fast"} {
 		cmd := Command(bin, "gemini", "hook")
 		if !IsJig(cmd, "gemini", "hook") || IsJig(cmd, "claude", "hook") || IsJig(cmd, "gemini", "hook", "x") {
 			t.Errorf("%q", cmd)
 		}
 	}
-	for _, cmd := range []string{"audit.sh", "/bin/notjig gemini hook", "jig", "'unterminated gemini hook"} {
+	for _, cmd := range []string{"audit.sh", "/bin/notjig gemini hook", "/bin/jig-faster gemini hook", "jig", "'unterminated gemini hook"} {
 		if IsJig(cmd, "gemini", "hook") {
 			t.Errorf("%q taken for jig's", cmd)
 		}

@@ -19,10 +19,10 @@ import (
 // "a, b < c" says c may import a and b, and whatever they may import. A
 // name is a package under jig/; "x/..." is every package under x, and they
 // may import each other; NONE is no package. AGENT is every package of an
-// agent's folder, the top-level folders whose Agent cmd/jig/registry.go
+// agent's folder, the top-level folders whose Agent registry/registry.go
 // registers: an agent imports its own folder's packages and no other
 // agent's. Every package must have a place here; an agent gets its place by
-// its line in cmd/jig/registry.go, and no shared room may import it.
+// its line in registry/registry.go, and no shared room may import it.
 const policy = `
 # The contract (the status file, its requests) and the list of agents.
 NONE < status, agents, herdr, scripts;
@@ -49,6 +49,12 @@ hook < hook/hooktest;
 status < configfile;
 configfile < settingsjson;
 
+# How a jig process ends (both programs'), and the hot command lines jig
+# and jig-fast share: a status line's lookup, an agent's hook and its
+# status line, on the descriptors of agents/peer.
+render, status < exit;
+agents/peer, exit, herdr/herdr1, hook, render, terminal < hot;
+
 # The readers: never the writer. serve/conversation is the neutral page
 # of messages each agent reads its transcripts into.
 render < panel;
@@ -72,8 +78,13 @@ board, cmdline, herdr, hook/hooktest, notify, panel/follow, scripts, serve < int
 
 # jig install (which still holds Claude's and Pi's installers; a new agent
 # keeps its own in its folder, as codex/install.go does) and the commands.
-AGENT, herdr, herdr/herdr1, scripts < install;
-AGENT, board, cmdline, install, internal/..., notify, panel/follow, serve < cmd/jig, bench/...;
+AGENT, herdr, herdr/herdr1, hot, scripts < install;
+
+# The list of agents, and the two programs: jig, and jig-fast, which links
+# only the hot lines and the agents.
+AGENT < registry;
+hot, registry < cmd/jig-fast;
+AGENT, board, cmdline, install, internal/..., notify, panel/follow, registry, serve < cmd/jig, bench/...;
 `
 
 // rooms is a parsed policy: what each name may import directly.
@@ -191,14 +202,19 @@ func folder(pkg string) string {
 	return f
 }
 
-// registeredAgents are the folders of the packages whose Agent cmd/jig
+// registeredAgents are the folders of the packages whose Agent jig/registry
 // registers, read from its source: in registry.go, one line each (a
-// registration elsewhere in cmd/jig counts, and is refused).
+// registration elsewhere there or in the two programs counts, and is
+// refused).
 func registeredAgents(t *testing.T, root string) map[string]bool {
-	dir := filepath.Join(root, "cmd", "jig")
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
+	dir := filepath.Join(root, "registry")
+	var files []string
+	for _, d := range []string{dir, filepath.Join(root, "cmd", "jig"), filepath.Join(root, "cmd", "jig-fast")} {
+		fs, err := filepath.Glob(filepath.Join(d, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
 	}
 	folders := map[string]bool{}
 	for _, file := range files {
@@ -207,8 +223,8 @@ func registeredAgents(t *testing.T, root string) map[string]bool {
 		}
 		for _, p := range registrations(t, file) {
 			folders[folder(strings.TrimPrefix(p, "jig/"))] = true
-			if filepath.Base(file) != "registry.go" {
-				t.Errorf("%s registers %s's Agent: agents are registered in cmd/jig/registry.go, one line each", file, p)
+			if file != filepath.Join(dir, "registry.go") {
+				t.Errorf("%s registers %s's Agent: agents are registered in registry/registry.go, one line each", file, p)
 			}
 		}
 	}
@@ -309,7 +325,7 @@ func TestImportPolicy(t *testing.T) {
 	r := parsePolicy(t, policy, agentFolders)
 	for name := range r.below {
 		if r.agents[folder(name)] {
-			t.Errorf("policy names %s, in %s/, which cmd/jig/registry.go registers as an agent: a shared room is no agent's folder", name, folder(name))
+			t.Errorf("policy names %s, in %s/, which registry/registry.go registers as an agent: a shared room is no agent's folder", name, folder(name))
 		}
 	}
 	var names []string
@@ -318,12 +334,13 @@ func TestImportPolicy(t *testing.T) {
 	}
 	sort.Strings(names)
 	top := func(p string) bool { // the rooms above the agents
-		return slices.Contains(r.names(p), "cmd/jig") || slices.Contains(r.names(p), "bench/...") || p == "install"
+		return slices.Contains(r.names(p), "cmd/jig") || slices.Contains(r.names(p), "bench/...") ||
+			p == "install" || p == "registry" || p == "cmd/jig-fast"
 	}
 	for _, p := range names {
 		if len(r.names(p)) == 0 {
 			t.Errorf("jig/%s has no place in the import policy (writer/architecture_test.go): put it in its room; "+
-				"an agent's folder gets its place by its line in cmd/jig/registry.go", p)
+				"an agent's folder gets its place by its line in registry/registry.go", p)
 			continue
 		}
 		for _, dep := range pkgs[p].imports {

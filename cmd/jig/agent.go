@@ -123,7 +123,7 @@ func installAgentCommand(e *env, name string, in *peer.Install) *cli.Command {
 	return &cli.Command{Name: name, Usage: in.Usage, UsageText: in.UsageText, Before: noArgs,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "uninstall", Usage: "remove exactly jig's entries instead"}},
 		Action: func(c *cli.Context) error {
-			bin, err := install.JigPath(e.Getenv)
+			bin, err := install.FastPath(e.Getenv)
 			if err != nil {
 				return err
 			}

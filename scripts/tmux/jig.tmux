@@ -13,7 +13,9 @@
 # Running it again replaces the segment it placed (remembered in
 # @jig-job-status-left, -status-right, -pane-border-format), never adds one.
 # Options, set before the plugin runs:
-#   @jig-bin          the jig to run (default: jig on tmux's PATH)
+#   @jig-bin          the jig to run (default: jig on tmux's PATH, and the
+#                     jig-fast beside it when it is installed: it answers the
+#                     segment's line alike in about half the time)
 #   @jig-max-width    cells for the segment (default 40)
 #   @jig-format       a jig --format template instead of the tmux preset
 #   @jig-rate-limits  "on": the rate limits the agent reports (5h 42% 7d 18%)
@@ -42,6 +44,7 @@ jig=$(opt @jig-bin)
 	tmux display-message "jig: not found; set -g @jig-bin /path/to/jig"
 	exit 0
 }
+[ -x "${jig%/*}/jig-fast" ] && [ "${jig##*/}" = jig ] && jig="${jig%/*}/jig-fast"
 width=$(opt @jig-max-width)
 case "$width" in '' | *[!0-9]*) width=40 ;; esac
 
