@@ -36,9 +36,10 @@ type Number float64
 
 func (n Number) String() string { return strconv.FormatFloat(float64(n), 'f', -1, 64) }
 
-// document decodes a JSON document into the value tree templates and
-// queries read, cleaning every string and key; num makes each number.
-func document(data []byte, num func(json.Number) (any, error)) (any, error) {
+// Document decodes a JSON document into the value tree templates and
+// queries (render/jq) read, cleaning every string and key; num makes each
+// number.
+func Document(data []byte, num func(json.Number) (any, error)) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -402,17 +403,17 @@ func Execute(w io.Writer, f *Format, data []byte, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	run, stop := f.bounds.start(len(data))
+	run, stop := f.bounds.Start(len(data))
 	defer stop()
 	funcs := Funcs(now)
-	funcs[tickHelper] = func() (string, error) { return "", run.err() }
-	if err := template.Must(f.t.Clone()).Funcs(funcs).Execute(&run.out, dropNulls(doc)); err != nil {
-		if bound := run.err(); bound != nil {
+	funcs[tickHelper] = func() (string, error) { return "", run.Err() }
+	if err := template.Must(f.t.Clone()).Funcs(funcs).Execute(run, dropNulls(doc)); err != nil {
+		if bound := run.Err(); bound != nil {
 			return bound // the template's own words would be "write error", or the tick's
 		}
 		return err
 	}
-	_, err = w.Write(run.out.Bytes())
+	_, err = w.Write(run.Bytes())
 	return err
 }
 
@@ -454,13 +455,13 @@ func ParseJQ(expr string) (*Query, error) {
 // expression makes of them is printed as made. w gets nothing unless the
 // whole run succeeds within its bounds.
 func JQ(w io.Writer, q *Query, data []byte) error {
-	doc, err := document(data, func(n json.Number) (any, error) { return n, nil })
+	doc, err := Document(data, func(n json.Number) (any, error) { return n, nil })
 	if err != nil {
 		return err
 	}
-	run, stop := q.bounds.start(len(data))
+	run, stop := q.bounds.Start(len(data))
 	defer stop()
-	iter := q.code.RunWithContext(run.ctx, doc)
+	iter := q.code.RunWithContext(run.Context(), doc)
 	for {
 		v, ok := iter.Next()
 		if !ok {
@@ -470,7 +471,7 @@ func JQ(w io.Writer, q *Query, data []byte) error {
 			if h, ok := err.(*gojq.HaltError); ok && h.Value() == nil {
 				break // halt: stop here, without an error
 			}
-			if bound := run.err(); bound != nil {
+			if bound := run.Err(); bound != nil {
 				return bound
 			}
 			return err
@@ -483,10 +484,10 @@ func JQ(w io.Writer, q *Query, data []byte) error {
 			}
 			line = string(out)
 		}
-		if _, err := run.out.WriteString(line + "\n"); err != nil {
-			return run.err()
+		if _, err := run.WriteString(line + "\n"); err != nil {
+			return run.Err()
 		}
 	}
-	_, err = w.Write(run.out.Bytes())
+	_, err = w.Write(run.Bytes())
 	return err
 }
