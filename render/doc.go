@@ -11,8 +11,6 @@ import (
 	"text/template/parse"
 	"time"
 
-	"github.com/itchyny/gojq"
-
 	"jig/status"
 )
 
@@ -424,70 +422,4 @@ func Template(w io.Writer, text string, data []byte, now time.Time) error {
 		return err
 	}
 	return Execute(w, f, data, now)
-}
-
-// Query is a compiled --jq expression and the bounds it runs within.
-type Query struct {
-	code   *gojq.Code
-	bounds Bounds
-}
-
-// Within is q bound by b instead of DefaultBounds.
-func (q *Query) Within(b Bounds) *Query { return &Query{q.code, b} }
-
-// ParseJQ compiles a --jq expression. It reads no environment ($ENV and env
-// are empty) and no further input.
-func ParseJQ(expr string) (*Query, error) {
-	q, err := gojq.Parse(expr)
-	if err != nil {
-		return nil, err
-	}
-	code, err := gojq.Compile(q)
-	if err != nil {
-		return nil, err
-	}
-	return &Query{code, DefaultBounds}, nil
-}
-
-// JQ runs q over the JSON document data and writes each result on its own
-// line, as gh's --jq does: a string as its text (jq -r), anything else as
-// compact JSON. The data's strings were cleaned before the run; what the
-// expression makes of them is printed as made. w gets nothing unless the
-// whole run succeeds within its bounds.
-func JQ(w io.Writer, q *Query, data []byte) error {
-	doc, err := Document(data, func(n json.Number) (any, error) { return n, nil })
-	if err != nil {
-		return err
-	}
-	run, stop := q.bounds.Start(len(data))
-	defer stop()
-	iter := q.code.RunWithContext(run.Context(), doc)
-	for {
-		v, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if err, ok := v.(error); ok {
-			if h, ok := err.(*gojq.HaltError); ok && h.Value() == nil {
-				break // halt: stop here, without an error
-			}
-			if bound := run.Err(); bound != nil {
-				return bound
-			}
-			return err
-		}
-		line, ok := v.(string)
-		if !ok {
-			out, err := gojq.Marshal(v)
-			if err != nil {
-				return err
-			}
-			line = string(out)
-		}
-		if _, err := run.WriteString(line + "\n"); err != nil {
-			return run.Err()
-		}
-	}
-	_, err = w.Write(run.Bytes())
-	return err
 }

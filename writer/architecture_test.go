@@ -34,6 +34,7 @@ status < request, terminal, transcript;
 transcript < engine;
 engine < ticket;
 ticket < render;
+render < render/jq; # --jq: gojq, which only cmd/jig may link
 render < completion;
 completion < cmdline;
 
@@ -74,6 +75,7 @@ board, cmdline, herdr, hook/hooktest, notify, panel/follow, scripts, serve < int
 # keeps its own in its folder, as codex/install.go does) and the commands.
 AGENT, herdr, herdr/herdr1, scripts < install;
 AGENT, board, cmdline, install, internal/..., notify, panel/follow, serve < cmd/jig, bench/...;
+render/jq < cmd/jig;
 `
 
 // rooms is a parsed policy: what each name may import directly.

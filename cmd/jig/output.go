@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
+	"jig/render/jq"
 	"jig/status"
 )
 
@@ -51,7 +52,7 @@ func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) 
 	if err != nil && (o.JQ != nil || o.Format != nil) {
 		return nil, status.Mark(render.ErrUsage, err)
 	}
-	o.Bounds = bounds
+	o.Bounds, o.CompileJQ = bounds, jq.Compile
 	return render.NewPrinter(o)
 }
 
