@@ -52,28 +52,30 @@ var ErrBounds = errors.New("past its bounds")
 
 func (e *BoundError) Is(target error) bool { return target == ErrBounds }
 
-// run is one run within its bounds: ctx ends when it goes past its time or
-// its memory, and out refuses a write past its output.
-type run struct {
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	out    capped
+// Run is one run within its bounds, a template's or render/jq's: its
+// Context ends when it goes past its time or its memory, and it takes what
+// the run prints (Write, Bytes), refusing a write past its output.
+type Run struct {
+	capped
+	ctx context.Context
 }
 
-// start starts a run reading a document of size bytes; stop releases it.
-func (b Bounds) start(size int) (r *run, stop func()) {
+// Start starts a run reading a document of size bytes; stop releases it.
+func (b Bounds) Start(size int) (r *Run, stop func()) {
 	base, cancel := context.WithCancelCause(context.Background())
 	ctx, cancelTime := context.WithTimeoutCause(base, b.Time, &BoundError{fmt.Sprintf("stopped after %s; %s=10s gives it longer", b.Time, TimeoutVar)})
-	r = &run{ctx: ctx, cancel: cancel}
-	r.out = capped{max: b.Output + size, full: func() {
+	r = &Run{ctx: ctx, capped: capped{max: b.Output + size, full: func() {
 		cancel(&BoundError{fmt.Sprintf("stopped at %s of output", mib(uint64(b.Output)))})
-	}}
+	}}}
 	go watchHeap(ctx, b.Memory, cancel)
 	return r, func() { cancelTime(); cancel(nil) }
 }
 
-// err is the bound the run went past, nil while it is within them.
-func (r *run) err() error {
+// Context ends when the run goes past its time or its memory.
+func (r *Run) Context() context.Context { return r.ctx }
+
+// Err is the bound the run went past, nil while it is within them.
+func (r *Run) Err() error {
 	var be *BoundError
 	if errors.As(context.Cause(r.ctx), &be) {
 		return be

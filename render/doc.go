@@ -11,8 +11,6 @@ import (
 	"text/template/parse"
 	"time"
 
-	"github.com/itchyny/gojq"
-
 	"jig/status"
 )
 
@@ -36,9 +34,10 @@ type Number float64
 
 func (n Number) String() string { return strconv.FormatFloat(float64(n), 'f', -1, 64) }
 
-// document decodes a JSON document into the value tree templates and
-// queries read, cleaning every string and key; num makes each number.
-func document(data []byte, num func(json.Number) (any, error)) (any, error) {
+// Document decodes a JSON document into the value tree templates and
+// queries (render/jq) read, cleaning every string and key; num makes each
+// number.
+func Document(data []byte, num func(json.Number) (any, error)) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -402,17 +401,17 @@ func Execute(w io.Writer, f *Format, data []byte, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	run, stop := f.bounds.start(len(data))
+	run, stop := f.bounds.Start(len(data))
 	defer stop()
 	funcs := Funcs(now)
-	funcs[tickHelper] = func() (string, error) { return "", run.err() }
-	if err := template.Must(f.t.Clone()).Funcs(funcs).Execute(&run.out, dropNulls(doc)); err != nil {
-		if bound := run.err(); bound != nil {
+	funcs[tickHelper] = func() (string, error) { return "", run.Err() }
+	if err := template.Must(f.t.Clone()).Funcs(funcs).Execute(run, dropNulls(doc)); err != nil {
+		if bound := run.Err(); bound != nil {
 			return bound // the template's own words would be "write error", or the tick's
 		}
 		return err
 	}
-	_, err = w.Write(run.out.Bytes())
+	_, err = w.Write(run.Bytes())
 	return err
 }
 
@@ -423,70 +422,4 @@ func Template(w io.Writer, text string, data []byte, now time.Time) error {
 		return err
 	}
 	return Execute(w, f, data, now)
-}
-
-// Query is a compiled --jq expression and the bounds it runs within.
-type Query struct {
-	code   *gojq.Code
-	bounds Bounds
-}
-
-// Within is q bound by b instead of DefaultBounds.
-func (q *Query) Within(b Bounds) *Query { return &Query{q.code, b} }
-
-// ParseJQ compiles a --jq expression. It reads no environment ($ENV and env
-// are empty) and no further input.
-func ParseJQ(expr string) (*Query, error) {
-	q, err := gojq.Parse(expr)
-	if err != nil {
-		return nil, err
-	}
-	code, err := gojq.Compile(q)
-	if err != nil {
-		return nil, err
-	}
-	return &Query{code, DefaultBounds}, nil
-}
-
-// JQ runs q over the JSON document data and writes each result on its own
-// line, as gh's --jq does: a string as its text (jq -r), anything else as
-// compact JSON. The data's strings were cleaned before the run; what the
-// expression makes of them is printed as made. w gets nothing unless the
-// whole run succeeds within its bounds.
-func JQ(w io.Writer, q *Query, data []byte) error {
-	doc, err := document(data, func(n json.Number) (any, error) { return n, nil })
-	if err != nil {
-		return err
-	}
-	run, stop := q.bounds.start(len(data))
-	defer stop()
-	iter := q.code.RunWithContext(run.ctx, doc)
-	for {
-		v, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if err, ok := v.(error); ok {
-			if h, ok := err.(*gojq.HaltError); ok && h.Value() == nil {
-				break // halt: stop here, without an error
-			}
-			if bound := run.err(); bound != nil {
-				return bound
-			}
-			return err
-		}
-		line, ok := v.(string)
-		if !ok {
-			out, err := gojq.Marshal(v)
-			if err != nil {
-				return err
-			}
-			line = string(out)
-		}
-		if _, err := run.out.WriteString(line + "\n"); err != nil {
-			return run.err()
-		}
-	}
-	_, err = w.Write(run.out.Bytes())
-	return err
 }

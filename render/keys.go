@@ -79,13 +79,13 @@ func readKeys(n parse.Node, root bool, keys map[string]bool) bool {
 	return false // a node this does not know: the whole document
 }
 
-// documentOf is document(data) for a template that reads only keys (nil:
+// documentOf is Document(data) for a template that reads only keys (nil:
 // any) of an object: those members are decoded, the rest only scanned. A
 // number a template could not hold, read or not, fails the whole run as
 // before: such a document is decoded whole.
 func documentOf(data []byte, keys map[string]bool) (any, error) {
 	if keys == nil || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) || !plainNumbers(data) {
-		return document(data, templateNumber)
+		return Document(data, templateNumber)
 	}
 	members := map[string][]byte{} // the last of each name, as a decoder keeps it
 	if !status.WalkMembers(data, func(key, value []byte) bool {
@@ -109,7 +109,7 @@ func documentOf(data []byte, keys map[string]bool) (any, error) {
 	}
 	doc := make(map[string]any, len(keys))
 	for k, raw := range members {
-		v, err := document(raw, templateNumber)
+		v, err := Document(raw, templateNumber)
 		if err != nil {
 			return nil, err
 		}

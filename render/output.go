@@ -43,13 +43,22 @@ type Output struct {
 	Now   time.Time // the clock of the summary and the templates
 	// Bounds bound a --jq or --format run (BoundsFrom); zero: DefaultBounds.
 	Bounds Bounds
+	// CompileJQ compiles --jq to run within the bounds: render/jq's Compile,
+	// which links gojq. A program that leaves it nil refuses --jq.
+	CompileJQ func(expr string, b Bounds) (Filter, error)
+}
+
+// Filter is a compiled --jq: it writes what it makes of the JSON document
+// data to w, and nothing unless its whole run succeeds.
+type Filter interface {
+	Run(w io.Writer, data []byte) error
 }
 
 // Printer prints status documents as an Output asks, each whole or not at
 // all: nothing reaches w unless it rendered.
 type Printer struct {
 	o      Output
-	jq     *Query
+	jq     Filter
 	tmpl   *Format
 	preset string
 	width  int // --max-width of a --format result (a preset fits itself)
@@ -72,12 +81,14 @@ func NewPrinter(o Output) (*Printer, error) {
 		bounds = DefaultBounds
 	}
 	switch {
+	case o.JQ != nil && o.CompileJQ == nil:
+		return nil, status.Mark(ErrUsage, errors.New("--jq: this program has no jq"))
 	case o.JQ != nil:
-		q, err := ParseJQ(*o.JQ)
+		q, err := o.CompileJQ(*o.JQ, bounds)
 		if err != nil {
 			return nil, status.Mark(ErrUsage, fmt.Errorf("--jq: %v", err))
 		}
-		p.jq = q.Within(bounds)
+		p.jq = q
 	case o.Format != nil:
 		f, err := Parse(*o.Format)
 		if err != nil {
@@ -182,7 +193,7 @@ func (p *Printer) Doc(w io.Writer, data []byte) error {
 	var b bytes.Buffer
 	switch {
 	case p.jq != nil:
-		if err := JQ(&b, p.jq, data); err != nil {
+		if err := p.jq.Run(&b, data); err != nil {
 			return fmt.Errorf("--jq: %w", err)
 		}
 	case p.tmpl != nil:

@@ -25,7 +25,7 @@ func TestPrinterConflicts(t *testing.T) {
 		{Output{Shell: str("csh"), Preset: str("ansi")}, `--shell "csh": want one of bash, zsh, fish`},
 		{Output{Shell: str("bash"), Preset: str("tmux")}, "--shell needs --preset ansi, --preset plain or --format"},
 		{Output{Format: str("{{.state}}"), JQ: str(".state")}, "--format excludes --json and --jq"},
-		{Output{JQ: str(".[")}, "--jq: "},
+		{Output{JQ: str(".state")}, "--jq: this program has no jq"}, // no CompileJQ: refused, never ignored
 		{Output{Format: str("{{.Model}}")}, "--format: .Model is a Go field name"},
 	} {
 		_, err := NewPrinter(tc.o)
@@ -51,13 +51,12 @@ func TestPrinterStatus(t *testing.T) {
 		{"summary on a terminal", Output{Summary: true}, false, "busy  Claude Sonnet 4.5 · high  ctx 42%  $0.37  (s1, updated 5s ago)\n"},
 		{"--json on a terminal", Output{Summary: true, JSON: true}, true, string(data)},
 		{"--json, one line each", Output{JSON: true, Lines: true}, true, ""},
-		{"--jq", Output{JQ: str(".state, .ticket.key")}, true, "busy\nSHOP-142\n"},
 		{"--format", Output{Format: str("{{.state}}")}, true, "busy"},
 		{"--format, one line each", Output{Format: str("{{.state}}"), Lines: true}, true, "busy\n"},
 		{"--format fitted", Output{Format: str("{{.cwd}} {{.state}}"), MaxWidth: &w}, true, "/src/shop b…"},
 		{"--preset plain", Output{Preset: str("plain")}, false, ""},
 	} {
-		p, err := NewPrinter(Output{Now: t0, JSON: tc.o.JSON, JQ: tc.o.JQ, Format: tc.o.Format, Preset: tc.o.Preset,
+		p, err := NewPrinter(Output{Now: t0, JSON: tc.o.JSON, Format: tc.o.Format, Preset: tc.o.Preset,
 			MaxWidth: tc.o.MaxWidth, Summary: tc.o.Summary, Lines: tc.o.Lines})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -81,7 +80,8 @@ func TestPrinterStatus(t *testing.T) {
 	}
 }
 
-// A list's array is streamed as written for JSON, and read whole by --jq.
+// A list's array is streamed as written for JSON, and read whole by
+// --format (and --jq, render/jq's TestPrinter).
 func TestPrinterDocs(t *testing.T) {
 	write := func(w io.Writer) error {
 		_, err := io.WriteString(w, `[{"state":"busy"},{"state":"idle"}]`+"\n")
@@ -92,17 +92,17 @@ func TestPrinterDocs(t *testing.T) {
 	if err := p.Docs(&b, write); err != nil || b.String() != `[{"state":"busy"},{"state":"idle"}]`+"\n" {
 		t.Fatalf("JSON: %q, %v", b.String(), err)
 	}
-	p, _ = NewPrinter(Output{JQ: str(".[].state")})
+	p, _ = NewPrinter(Output{Format: str("{{range .}}{{.state}} {{end}}")})
 	b.Reset()
-	if err := p.Docs(&b, write); err != nil || b.String() != "busy\nidle\n" {
-		t.Fatalf("--jq: %q, %v", b.String(), err)
+	if err := p.Docs(&b, write); err != nil || b.String() != "busy idle " {
+		t.Fatalf("--format: %q, %v", b.String(), err)
 	}
 }
 
 // Changes prints a status only when what it prints changed: the same
 // state twice is one line, a new state another.
 func TestPrinterChanges(t *testing.T) {
-	p, err := NewPrinter(Output{Now: t0, JQ: str(".state")})
+	p, err := NewPrinter(Output{Now: t0, Format: str("{{.state}}"), Lines: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
 // Package render turns a status into what people see: the short human
-// summary on a terminal, Go text/template output for --format and gojq
-// output for --jq (both over the status file's JSON), and the status-line
-// presets. It never writes an error into its output; callers
-// print nothing when rendering fails.
+// summary on a terminal, Go text/template output for --format and the
+// output of --jq (render/jq compiles it; both over the status file's
+// JSON), and the status-line presets. It never writes an error into its
+// output; callers print nothing when rendering fails.
 package render
 
 import (

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -34,6 +35,7 @@ status < request, terminal, transcript;
 transcript < engine;
 engine < ticket;
 ticket < render;
+render < render/jq; # --jq, on gojq: only cmd/jig imports it (TestGojqOnlyForJQ)
 render < completion;
 completion < cmdline;
 
@@ -85,6 +87,7 @@ AGENT, herdr, herdr/herdr1, hot, scripts < install;
 AGENT < registry;
 hot, registry < cmd/jig-fast;
 AGENT, board, cmdline, install, internal/..., notify, panel/follow, registry, serve < cmd/jig, bench/...;
+render/jq < cmd/jig;
 `
 
 // rooms is a parsed policy: what each name may import directly.
@@ -366,6 +369,27 @@ func TestImportPolicy(t *testing.T) {
 		}
 		if !writes {
 			t.Errorf("agent %s/: no package of it depends on jig/writer; every agent writes through it", f)
+		}
+	}
+}
+
+// gojqLinkers are the only packages that may link gojq, whose package
+// init (its table of builtins) costs every process that links it: --jq's
+// and the program that takes it. The agents' hooks and status lines take
+// no --jq and must not pay for it.
+var gojqLinkers = []string{"cmd/jig", "render/jq"}
+
+// TestGojqOnlyForJQ: every package that depends on gojq, directly or not,
+// is one of gojqLinkers, and each of those does.
+func TestGojqOnlyForJQ(t *testing.T) {
+	const gojq = "github.com/itchyny/gojq"
+	_, pkgs := listPackages(t)
+	for _, p := range slices.Sorted(maps.Keys(pkgs)) {
+		switch links, may := slices.Contains(pkgs[p].deps, gojq), slices.Contains(gojqLinkers, p); {
+		case links && !may:
+			t.Errorf("jig/%s links %s: only %s may (--jq), for its init costs every process that links it", p, gojq, strings.Join(gojqLinkers, " and "))
+		case may && !links:
+			t.Errorf("jig/%s no longer links %s: update gojqLinkers", p, gojq)
 		}
 	}
 }

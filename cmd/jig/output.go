@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/render"
+	"jig/render/jq"
 )
 
 // Every command that prints a status, or a list of them, prints the same
@@ -45,7 +46,7 @@ func (e *env) printer(c *cli.Context, o render.Output) (*render.Printer, error) 
 		n := c.Int("max-width")
 		o.MaxWidth = &n
 	}
-	o.RateLimits = c.Bool("rate-limits")
+	o.RateLimits, o.CompileJQ = c.Bool("rate-limits"), jq.Compile // only jig has --jq
 	return e.Printer(o)
 }
 
