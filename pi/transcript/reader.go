@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -329,17 +330,30 @@ func (r *Reader) read(f *os.File) error {
 			r.leafID, r.leafMoved = string(r.leafText), false
 		}
 	}()
-	var err error
-	r.offset, r.buf, err = base.Lines(f, r.offset, r.size, r.buf, lineLimit,
-		func(b []byte, off int64) error {
-			r.lineNo++
-			return r.line(b, off)
-		},
-		func(off int64) {
-			r.lineNo++
-			r.badLine(off, "line too long")
-		})
-	if err != nil {
+	lines := func(f io.ReaderAt, size int64) (err error) {
+		r.offset, r.buf, err = base.Lines(f, r.offset, size, r.buf, lineLimit,
+			func(b []byte, off int64) error {
+				r.lineNo++
+				return r.line(b, off)
+			},
+			func(off int64) {
+				r.lineNo++
+				r.badLine(off, "line too long")
+			})
+		return err
+	}
+	if !r.hasHeader && r.size > HeaderWindow {
+		// The header ends within HeaderWindow or the file is no session:
+		// read no further to find out (a 1 GB file of one line is not read
+		// through).
+		if err := lines(io.NewSectionReader(f, 0, HeaderWindow), HeaderWindow); err != nil {
+			return err
+		}
+		if !r.hasHeader {
+			return ErrNotSession
+		}
+	}
+	if err := lines(f, r.size); err != nil {
 		return err
 	}
 	if !r.hasHeader && r.offset > 0 {
