@@ -33,7 +33,10 @@ go build -tags "$tags" -o "$work/jig" ./cmd/jig
 # The same hooks in a program that links nothing else (bench/floor/hook):
 # what a hook costs without the rest of jig's start-up.
 go build -tags "$tags" -o "$work/floor" ./bench/floor/hook
-bins=(jig floor)
+# jig-fast, which the installers write into the agents' hooks, beside jig
+# (docs/architecture.md, "Two programs").
+go build -tags "$tags" -o "$work/jig-fast" ./cmd/jig-fast
+bins=(jig fast floor)
 if [ -n "${BASE:-}" ]; then
 	(cd "$BASE" && go build -tags "$tags" -o "$work/base" ./cmd/jig)
 	bins+=(base)
@@ -53,7 +56,11 @@ hooks=("claude-pre claude claude-pre" "claude-note claude claude-note" "codex-pr
 # run NAME BIN: one run of a command, from this shell, stdin its input.
 # hookline BIN AGENT is the command line of AGENT's hook in BIN.
 hookline() {
-	if [ "$1" = floor ]; then echo "$work/floor $2"; else echo "$work/$1 $2 hook"; fi
+	case $1 in
+	floor) echo "$work/floor $2" ;;
+	fast) echo "$work/jig-fast $2 hook" ;;
+	*) echo "$work/$1 $2 hook" ;;
+	esac
 }
 run() {
 	local name=$1 bin=$2 h agent input
@@ -153,23 +160,23 @@ declare -A what=([hello]="Go hello world" [claude-pre]="\`jig claude hook\`, Pre
 	[claude-note]="\`jig claude hook\`, Notification" [codex-pre]="\`jig codex hook\`, PreToolUse of a call read"
 	[gemini-pre]="\`jig gemini hook\`, BeforeTool (the call recorded: a write)" [qwen-pre]="\`jig qwen hook\`, PreToolUse of a call read")
 x() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "" || b == "") print "-"; else printf "%.2f", a / b}'; }
-head="| command | median ms | × hello | instructions | × hello | CPU ms | page faults | hook-only program: median ms | × hello | instructions | page faults |"
-rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+head="| command | jig-fast: median ms | × hello | instructions | × hello | CPU ms | page faults | jig: median ms | × hello | instructions | hook-only program: median ms | × hello | instructions |"
+rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 if [ -n "${BASE:-}" ]; then
 	head+=" before: median ms | × hello | instructions |"
 	rule+="---:|---:|---:|"
 fi
 table="$head"$'\n'"$rule"
 for n in "${names[@]}"; do
-	row="| ${what[$n]} | ${ms[$n/jig]} | ${ratio[$n/jig]} | ${ir[$n/jig]:--} | $(x "${ir[$n/jig]:-}" "${ir[hello/jig]:-}") | ${clock[$n/jig]:--} | ${faults[$n/jig]:--} |"
-	if [ "$n" = hello ]; then row+=" | | | |"; else
-		row+=" ${ms[$n/floor]} | ${ratio[$n/floor]} | ${ir[$n/floor]:--} | ${faults[$n/floor]:--} |"
+	if [ "$n" = hello ]; then
+		row="| ${what[$n]} | ${ms[hello/jig]} | 1.00 | ${ir[hello/jig]:--} | 1.00 | ${clock[hello/jig]:--} | ${faults[hello/jig]:--} | | | | | | |"
+		[ -n "${BASE:-}" ] && row+=" | | |"
+		table+=$'\n'"$row"
+		continue
 	fi
-	if [ -n "${BASE:-}" ]; then
-		if [ "$n" = hello ]; then row+=" | | |"; else
-			row+=" ${ms[$n/base]} | ${ratio[$n/base]} | ${ir[$n/base]:--} |"
-		fi
-	fi
+	row="| ${what[$n]} | ${ms[$n/fast]} | **${ratio[$n/fast]}** | ${ir[$n/fast]:--} | $(x "${ir[$n/fast]:-}" "${ir[hello/jig]:-}") | ${clock[$n/fast]:--} | ${faults[$n/fast]:--} |"
+	row+=" ${ms[$n/jig]} | ${ratio[$n/jig]} | ${ir[$n/jig]:--} | ${ms[$n/floor]} | ${ratio[$n/floor]} | ${ir[$n/floor]:--} |"
+	[ -n "${BASE:-}" ] && row+=" ${ms[$n/base]} | ${ratio[$n/base]} | ${ir[$n/base]:--} |"
 	table+=$'\n'"$row"
 done
 echo "$table"
@@ -177,7 +184,7 @@ echo "$table"
 # goes, and what was done): everything from the notes' heading on.
 notes=$(sed -n '/^## Where the time goes/,$p' bench/hooks.md 2>/dev/null || true)
 [ -n "$notes" ] && notes=$'\n'"$notes"
-over=$(for n in "${names[@]:1}"; do echo "${ratio[$n/jig]}"; done | awk '$1 > 2 {k++} END {print k + 0}')
+over=$(for n in "${names[@]:1}"; do echo "${ratio[$n/fast]}"; done | awk '$1 > 2 {k++} END {print k + 0}')
 cat >bench/hooks.md <<MD
 # A hook that finds nothing new
 
@@ -185,7 +192,8 @@ Latest result of \`bash bench/hooks.sh\`. A hook blocks its agent while it runs,
 process: start, read the hook's input, decide a refusal (the switches and a waiting request), read the cursor and
 find the transcript has nothing new, read the status file and find the event changes nothing in it (no encode, no
 write), exit. Each session has 200 calls and 200 written files (\`bench/hookstate\`). Budget (issue 32): at most 2×
-a Go hello-world process. **Rows over it: $over of $((${#names[@]} - 1)).**
+a Go hello-world process, for what the installers write into the agents' hooks: \`jig-fast AGENT hook\`
+(docs/architecture.md, "Two programs"). **Rows over it: $over of $((${#names[@]} - 1)).**
 
 $table
 
@@ -193,8 +201,8 @@ $table
   \$EPOCHREALTIME (bash's fork counted on both sides); a ratio is the median over rounds of the command's median
   over hello's. Instructions: callgrind, GODEBUG=asyncpreemptoff=1, the median of three$([ "$counted" = yes ] || echo " (no valgrind: not counted)").
   CPU time and page faults: perf stat, the mean of 30 runs.
-- Built as the README installs jig (\`-tags $tags\`); the hook-only program is \`bench/floor/hook\`, the same package
-  call as \`jig AGENT hook\` in a binary that links only the four hook agents$([ -n "${BASE:-}" ] && echo "; \"before\" is the same build of \`BASE\`").
+- Built as the README installs jig and jig-fast (\`-tags $tags\`); the hook-only program is \`bench/floor/hook\`, the
+  same package call as \`jig AGENT hook\` in a binary that links only the four hook agents$([ -n "${BASE:-}" ] && echo "; \"before\" is the same build of \`BASE\`").
 - Machine: $(nproc) cores, $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3).
 
 The hooks' own work, in process (\`go test ./<agent> -bench 'NothingNew|NothingChanged' -benchmem\`):

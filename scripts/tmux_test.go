@@ -78,8 +78,9 @@ func TestTmuxStatusLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("jig install tmux: %v", err)
 	}
-	if !bytes.Contains(lines, []byte("#("+jig+" session for-terminal \"#{pane_id}\" --preset tmux")) {
-		t.Fatalf("jig install tmux does not call %s with the pane id:\n%s", jig, lines)
+	fast := filepath.Join(filepath.Dir(jig), "jig-fast") // what status lines run
+	if !bytes.Contains(lines, []byte("#("+fast+" session for-terminal \"#{pane_id}\" --preset tmux")) {
+		t.Fatalf("jig install tmux does not call %s with the pane id:\n%s", fast, lines)
 	}
 	if err := os.WriteFile(conf, lines, 0o600); err != nil {
 		t.Fatal(err)
@@ -219,7 +220,8 @@ func TestTmuxPluginFile(t *testing.T) {
 		s.Run("-f", file, "new-session", "-d", "sleep 600")
 		return s
 	}
-	job := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 40)`
+	fast := filepath.Join(filepath.Dir(jig), "jig-fast") // the plugin runs the jig-fast beside @jig-bin
+	job := "#('" + fast + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 40)`
 
 	s := start("token", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\n"+
 		"set -g status-left 'L #S'\nset -g status-right '[#{jig_status}] %%H:%%M'\n"+
@@ -235,7 +237,7 @@ func TestTmuxPluginFile(t *testing.T) {
 	}
 	// A #{jig_glyph} of the user's own is filled in, without @jig-window-glyph;
 	// window-status-format, without one, is left as it was.
-	glyphJob := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset glyph)`
+	glyphJob := "#('" + fast + "'" + ` session for-terminal "#{pane_id}" --preset glyph)`
 	if got, want := s.Run("show-options", "-gv", "window-status-current-format"), "#I "+glyphJob+" #W"; got != want {
 		t.Errorf("window-status-current-format %q, want %q", got, want)
 	}
@@ -246,7 +248,7 @@ func TestTmuxPluginFile(t *testing.T) {
 		t.Errorf("status-interval %s, want 2", got)
 	}
 	border := s.Run("show-options", "-gv", "pane-border-format")
-	if want := " #{pane_index} #('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 50) `; border != want {
+	if want := " #{pane_index} #('" + fast + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 50) `; border != want {
 		t.Errorf("pane-border-format %q, want %q", border, want)
 	}
 	// Run again (TPM's prefix I), the plugin replaces its own segment:
@@ -269,12 +271,12 @@ func TestTmuxPluginFile(t *testing.T) {
 
 	s = start("glyph", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-window-glyph on\nset -g @jig-rate-limits on\n"+
 		"set -g window-status-format '#I:#W'\nrun-shell '%s'\n", jig, plugin))
-	windowJob := "#('" + jig + "'" + ` session for-terminal #{P:#{pane_id} }--preset glyph)`
+	windowJob := "#('" + fast + "'" + ` session for-terminal #{P:#{pane_id} }--preset glyph)`
 	poll(t, "@jig-window-glyph puts the window's glyph after each window's name", func() string {
 		for option, want := range map[string]string{
 			"window-status-format":         "#I:#W" + windowJob,
 			"window-status-current-format": "#I:#W#{?window_flags,#{window_flags}, }" + windowJob,
-			"status-right":                 "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --preset tmux --rate-limits --max-width 40)`,
+			"status-right":                 "#('" + fast + "'" + ` session for-terminal "#{pane_id}" --preset tmux --rate-limits --max-width 40)`,
 		} {
 			if got := s.Run("show-options", "-gv", option); !strings.HasPrefix(got, want) {
 				return fmt.Sprintf("%s %q, want %q", option, got, want)
@@ -289,7 +291,7 @@ func TestTmuxPluginFile(t *testing.T) {
 
 	s = start("plain", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-format '#[fg=red]{{.state}} & more'\n"+
 		"set -g status-right 'mine'\nrun-shell '%s'\n", jig, plugin))
-	plain := "#('" + jig + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
+	plain := "#('" + fast + "'" + ` session for-terminal "#{pane_id}" --format '##[fg=red]{{.state}} & more' --max-width 40) mine`
 	poll(t, "without a token the segment goes in front of status-right", func() string {
 		if got := s.Run("show-options", "-gv", "status-right"); got != plain {
 			return fmt.Sprintf("status-right %q, want %q", got, plain)
