@@ -154,8 +154,11 @@ func decodeObject(data []byte, into *map[string]json.RawMessage) error {
 // Decode reads a status document, saying which field is of the wrong type.
 func Decode(data []byte) (*Status, error) {
 	var s Status
-	if err := unmarshal(data, &s); err != nil {
-		return nil, err
+	if !decodeFast(data, &s) {
+		s = Status{} // what it read before it declined
+		if err := unmarshal(data, &s); err != nil {
+			return nil, err
+		}
 	}
 	s.raw = data
 	return &s, nil
