@@ -83,7 +83,7 @@ func SplitCursor(data []byte, head any) (state []byte, err error) {
 	if !ok || len(s) == 0 || s[0] != '{' {
 		return nil, errors.New("cursor: not a head and a state")
 	}
-	if err := json.Unmarshal(h, head); err != nil {
+	if err := status.UnmarshalObject(h, head); err != nil {
 		return nil, fmt.Errorf("cursor: %w", err)
 	}
 	return s, nil
