@@ -248,12 +248,11 @@ func decodeTime(d *decoder, p *time.Time) bool {
 
 // decodeRaw keeps any value as its bytes, without the space after it.
 func decodeRaw(d *decoder, p *json.RawMessage) bool {
-	end, ok := walkValue(d.data, d.i, d.depth, nil)
+	v, end, ok := valueAt(d.data, d.i, d.depth)
 	if !ok {
 		return false
 	}
-	*p = append(json.RawMessage(nil), bytes.TrimRight(d.data[d.i:end], " \t\r\n")...)
-	d.i = end
+	*p, d.i = append(json.RawMessage(nil), v...), end
 	return true
 }
 

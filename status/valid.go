@@ -121,6 +121,25 @@ value:
 	}
 }
 
+// CutValue cuts data after the JSON value it begins with (space before it
+// allowed), as a json.Decoder takes one value off a stream: the value,
+// without the space after it, and what follows; ok false when data does
+// not begin with one.
+func CutValue(data []byte) (value, rest []byte, ok bool) {
+	value, end, ok := valueAt(data, skipSpace(data, 0), 0)
+	return value, data[end:], ok
+}
+
+// valueAt is the JSON value at i, which depth containers hold already,
+// without the space after it, and where that space ends.
+func valueAt(data []byte, i, depth int) ([]byte, int, bool) {
+	end, ok := walkValue(data, i, depth, nil)
+	if !ok {
+		return nil, i, false
+	}
+	return bytes.TrimRight(data[i:end], " \t\r\n"), end, true
+}
+
 // key reads an object's key and its colon at i, up to the value.
 func key(data []byte, i int) (int, bool) {
 	i, ok := quoted(data, i)
