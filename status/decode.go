@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// decodeFast lays the JSON object data over s, a zero Status, as
-// json.Unmarshal does, without reflection: encoding/json builds its
+// decodeFast lays the JSON object data over s as json.Unmarshal does over
+// a zero Status, without reflection: encoding/json builds its
 // decoders of Status's types once per process before it decodes a byte,
 // about 1 M instructions, and a hook decodes one file (then about 1 M
 // more, where this takes a fifth). It takes a document as Encode writes
@@ -17,7 +17,11 @@ import (
 // type, and reports false for anything else: a key in another case,
 // unknown, escaped or twice, a value of another type, a number its field
 // cannot hold. json.Unmarshal then decodes it from the start and says
-// what is wrong. FuzzDecodeFast holds it to json.Unmarshal.
+// what is wrong. FuzzDecodeFast holds it to json.Unmarshal. Over a status
+// not zero, it lays data as Merge merges a patch before the result is
+// decoded afresh (Restates): a member that is an object is decoded into
+// its struct field, any other replaces the field's value, null with its
+// zero.
 func decodeFast(data []byte, s *Status) bool {
 	d := decoder{data: data, i: skipSpace(data, 0)}
 	return decodeStatus(&d, s) && d.i == len(data)
@@ -45,6 +49,17 @@ func (d *decoder) next(c byte) bool {
 func (d *decoder) null() bool {
 	if end, ok := literal(d.data, d.i, "null"); ok {
 		d.i = skipSpace(d.data, end)
+		return true
+	}
+	return false
+}
+
+// decodeNull reads null, if it is at i, as the zero value of what p
+// points to.
+func decodeNull[T any](d *decoder, p *T) bool {
+	if d.null() {
+		var zero T
+		*p = zero
 		return true
 	}
 	return false
@@ -79,12 +94,12 @@ func (d *decoder) members(member func(key []byte) bool) bool {
 // so an object with more keys has one unknown or twice.
 const maxFields = 32
 
-// fields reads an object into a struct: field reads the value of the
-// field a key names, false when the struct has none. A key encoding/json
-// would unquote or fold (an escape, a byte outside ASCII) or decode over
-// (a key twice) is declined. null leaves the struct as it is.
-func (d *decoder) fields(field func(name []byte) bool) bool {
-	if d.null() {
+// decodeStruct reads an object into the struct v points to: field reads
+// the value of the field a key names, false when the struct has none. A
+// key encoding/json would unquote or fold (an escape, a byte outside
+// ASCII) or decode over (a key twice) is declined.
+func decodeStruct[T any](d *decoder, v *T, field func(name []byte) bool) bool {
+	if decodeNull(d, v) {
 		return true
 	}
 	var seen [maxFields][]byte
@@ -163,7 +178,7 @@ func text(quoted []byte) (string, bool) {
 }
 
 func decodeString(d *decoder, p *string) bool {
-	if d.null() {
+	if decodeNull(d, p) {
 		return true
 	}
 	v, ok := d.scalar()
@@ -181,7 +196,7 @@ func (d *decoder) number() ([]byte, bool) {
 }
 
 func decodeInt64(d *decoder, p *int64) bool {
-	if d.null() {
+	if decodeNull(d, p) {
 		return true
 	}
 	v, ok := d.number()
@@ -206,7 +221,7 @@ func decodeInt(d *decoder, p *int) bool {
 }
 
 func decodeFloat(d *decoder, p *float64) bool {
-	if d.null() {
+	if decodeNull(d, p) {
 		return true
 	}
 	v, ok := d.number()
@@ -222,7 +237,7 @@ func decodeFloat(d *decoder, p *float64) bool {
 }
 
 func decodeBool(d *decoder, p *bool) bool {
-	if d.null() {
+	if decodeNull(d, p) {
 		return true
 	}
 	v, ok := d.scalar()
@@ -233,17 +248,13 @@ func decodeBool(d *decoder, p *bool) bool {
 	return true
 }
 
-// decodeTime hands time.Time the value, as encoding/json does (null
-// included, which leaves the time as it is).
+// decodeTime hands time.Time the value, as encoding/json does.
 func decodeTime(d *decoder, p *time.Time) bool {
-	v := []byte("null")
-	if !d.null() {
-		var ok bool
-		if v, ok = d.scalar(); !ok {
-			return false
-		}
+	if decodeNull(d, p) {
+		return true
 	}
-	return p.UnmarshalJSON(v) == nil
+	v, ok := d.scalar()
+	return ok && p.UnmarshalJSON(v) == nil
 }
 
 // decodeRaw keeps any value as its bytes, without the space after it.
@@ -258,8 +269,7 @@ func decodeRaw(d *decoder, p *json.RawMessage) bool {
 
 // decodePtr reads a pointer's value: null is nil.
 func decodePtr[T any](d *decoder, p **T, read func(*decoder, *T) bool) bool {
-	if d.null() {
-		*p = nil
+	if decodeNull(d, p) {
 		return true
 	}
 	v := new(T)
@@ -272,8 +282,7 @@ func decodePtr[T any](d *decoder, p **T, read func(*decoder, *T) bool) bool {
 
 // decodeSlice reads a list: null is nil, [] an empty list.
 func decodeSlice[T any](d *decoder, p *[]T, read func(*decoder, *T) bool) bool {
-	if d.null() {
-		*p = nil
+	if decodeNull(d, p) {
 		return true
 	}
 	list := []T{}
@@ -289,8 +298,7 @@ func decodeSlice[T any](d *decoder, p *[]T, read func(*decoder, *T) bool) bool {
 
 // decodeSwitched reads a map of names: null is nil, and a null value false.
 func decodeSwitched(d *decoder, p *map[string]bool) bool {
-	if d.null() {
-		*p = nil
+	if decodeNull(d, p) {
 		return true
 	}
 	m := map[string]bool{}
@@ -310,7 +318,7 @@ func decodeSwitched(d *decoder, p *map[string]bool) bool {
 }
 
 func decodeStatus(d *decoder, s *Status) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, s, func(name []byte) bool {
 		switch string(name) {
 		case "schema":
 			return decodeInt(d, &s.Schema)
@@ -378,7 +386,7 @@ func decodeStatus(d *decoder, s *Status) bool {
 }
 
 func decodeTerminalID(d *decoder, t *TerminalID) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, t, func(name []byte) bool {
 		switch string(name) {
 		case "from":
 			return decodeString(d, &t.From)
@@ -392,7 +400,7 @@ func decodeTerminalID(d *decoder, t *TerminalID) bool {
 }
 
 func decodeModel(d *decoder, m *Model) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, m, func(name []byte) bool {
 		switch string(name) {
 		case "provider":
 			return decodeString(d, &m.Provider)
@@ -406,7 +414,7 @@ func decodeModel(d *decoder, m *Model) bool {
 }
 
 func decodeAttention(d *decoder, a *Attention) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, a, func(name []byte) bool {
 		switch string(name) {
 		case "kind":
 			return decodeString(d, &a.Kind)
@@ -420,7 +428,7 @@ func decodeAttention(d *decoder, a *Attention) bool {
 }
 
 func decodeContext(d *decoder, c *Context) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, c, func(name []byte) bool {
 		switch string(name) {
 		case "tokens":
 			return decodePtr(d, &c.Tokens, decodeInt64)
@@ -434,7 +442,7 @@ func decodeContext(d *decoder, c *Context) bool {
 }
 
 func decodeUsage(d *decoder, u *Usage) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, u, func(name []byte) bool {
 		switch string(name) {
 		case "input":
 			return decodeInt64(d, &u.Input)
@@ -452,7 +460,7 @@ func decodeUsage(d *decoder, u *Usage) bool {
 }
 
 func decodeRateLimits(d *decoder, r *RateLimits) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, r, func(name []byte) bool {
 		switch string(name) {
 		case "fiveHour":
 			return decodePtr(d, &r.FiveHour, decodeRateLimit)
@@ -464,7 +472,7 @@ func decodeRateLimits(d *decoder, r *RateLimits) bool {
 }
 
 func decodeRateLimit(d *decoder, r *RateLimit) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, r, func(name []byte) bool {
 		switch string(name) {
 		case "usedPercent":
 			return decodeFloat(d, &r.UsedPercent)
@@ -476,7 +484,7 @@ func decodeRateLimit(d *decoder, r *RateLimit) bool {
 }
 
 func decodeTools(d *decoder, t *Tools) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, t, func(name []byte) bool {
 		switch string(name) {
 		case "active":
 			return decodeInt(d, &t.Active)
@@ -488,7 +496,7 @@ func decodeTools(d *decoder, t *Tools) bool {
 }
 
 func decodeSwitches(d *decoder, s *Switches) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, s, func(name []byte) bool {
 		switch string(name) {
 		case "tools":
 			return decodeSwitched(d, &s.Tools)
@@ -500,7 +508,7 @@ func decodeSwitches(d *decoder, s *Switches) bool {
 }
 
 func decodeTicket(d *decoder, t *Ticket) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, t, func(name []byte) bool {
 		switch string(name) {
 		case "key":
 			return decodeString(d, &t.Key)
@@ -516,7 +524,7 @@ func decodeTicket(d *decoder, t *Ticket) bool {
 }
 
 func decodeWorkflow(d *decoder, w *Workflow) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, w, func(name []byte) bool {
 		switch string(name) {
 		case "name":
 			return decodeString(d, &w.Name)
@@ -536,7 +544,7 @@ func decodeWorkflow(d *decoder, w *Workflow) bool {
 }
 
 func decodeOutput(d *decoder, o *Output) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, o, func(name []byte) bool {
 		switch string(name) {
 		case "path":
 			return decodeString(d, &o.Path)
@@ -552,7 +560,7 @@ func decodeOutput(d *decoder, o *Output) bool {
 }
 
 func decodeCall(d *decoder, c *Call) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, c, func(name []byte) bool {
 		switch string(name) {
 		case "at":
 			return decodeTime(d, &c.At)
@@ -572,7 +580,7 @@ func decodeCall(d *decoder, c *Call) bool {
 }
 
 func decodeContextDetail(d *decoder, c *ContextDetail) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, c, func(name []byte) bool {
 		switch string(name) {
 		case "window":
 			return decodePtr(d, &c.Window, decodeInt64)
@@ -592,7 +600,7 @@ func decodeContextDetail(d *decoder, c *ContextDetail) bool {
 }
 
 func decodeContextPart(d *decoder, p *ContextPart) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, p, func(name []byte) bool {
 		switch string(name) {
 		case "name":
 			return decodeString(d, &p.Name)
@@ -604,7 +612,7 @@ func decodeContextPart(d *decoder, p *ContextPart) bool {
 }
 
 func decodeContextItem(d *decoder, c *ContextItem) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, c, func(name []byte) bool {
 		switch string(name) {
 		case "name":
 			return decodeString(d, &c.Name)
@@ -622,7 +630,7 @@ func decodeContextItem(d *decoder, c *ContextItem) bool {
 }
 
 func decodeAnswer(d *decoder, a *Answer) bool {
-	return d.fields(func(name []byte) bool {
+	return decodeStruct(d, a, func(name []byte) bool {
 		switch string(name) {
 		case "id":
 			return decodeString(d, &a.ID)
