@@ -151,19 +151,13 @@ func Current(path string, cursorData []byte) bool {
 
 // cursorHead reads a cursor's position, the fields MarshalCursor writes
 // before the state, and stops there: the state is neither decoded nor
-// read. json.Marshal escapes every quote inside a string, so the first
-// `,"state":` is where the state begins; a cursor without one is none of
-// MarshalCursor's.
+// read.
 func cursorHead(data []byte) (c cursor, ok bool) {
-	end := bytes.Index(data, []byte(`,"state":`))
-	if end < 0 {
-		return c, false
-	}
 	var h struct {
 		transcript.CursorHead
 		transcript.FilePos
 	}
-	if status.UnmarshalObject(append(data[:end:end], '}'), &h) != nil {
+	if transcript.DecodeHead(data, &h) != nil {
 		return c, false
 	}
 	c.CursorHead, c.FilePos = h.CursorHead, h.FilePos
