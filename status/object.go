@@ -147,6 +147,10 @@ func setField(f reflect.Value, value []byte) bool {
 	number := value[0] == '-' || value[0] >= '0' && value[0] <= '9'
 	if p := reflect.PointerTo(t); t != numberType && !p.Implements(unmarshalerType) && !p.Implements(textUnmarshalerType) {
 		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			if null {
+				return true // nil, as the zero struct holds it
+			}
 		case reflect.String:
 			if null {
 				return true

@@ -77,7 +77,7 @@ var objectSeeds = []string{
 	`{"session_id":"s","tool_input":{"a": [1, 2]} ,"tokens":7,"count":-3,"effort":"high","dev":18446744073709551615,` +
 		`"small":-128,"name":"n","ended":true,"Nested":{"A":["x"]},"Untagged":"u","num":1.5e3,"at":"2026-01-01T00:00:00Z","any":[1,"a"]}`,
 	`{"effort":{"level":"low"},"tokens":null,"tool_input":null,"session_id":null,"files":[{"name":"a","dev":1}],"-":"x","hidden":"h"}`,
-	`{}`, `null`, `[]`, `{"session_id":1}`, `{"count":1.5}`, `{"count":"1"}`, `{"small":128}`, `{"dev":-1}`, `{"ended":"yes"}`,
+	`{"files":null,"any":null,"Nested":null,"effort":null,"tokens":null}`, `{}`, `null`, `[]`, `{"session_id":1}`, `{"count":1.5}`, `{"count":"1"}`, `{"small":128}`, `{"dev":-1}`, `{"ended":"yes"}`,
 	`{"Session_ID":"s"}`, `{"session_id":"a","session_id":"b"}`, `{"ſmall":1}`, `{"session\u005fid":"s"}`, `{"x":1,"y":{"z":[]}}`,
 	`{"session_id":"a\u00e9\"b"}`, "{\"session_id\":\"a\xffb\"}", `{"num":"1"}`, `{"num":"x"}`, `{"at":"noon"}`, `{"session_id":"s"} x`,
 	`{"session_id":"s",}`, `{"untagged":"u"}`, `{"effort":7}`,
