@@ -9,10 +9,10 @@ import (
 )
 
 // decodeFast lays the JSON object data over s as json.Unmarshal does over
-// a zero Status, without reflection: encoding/json builds its
-// decoders of Status's types once per process before it decodes a byte,
-// about 1 M instructions, and a hook decodes one file (then about 1 M
-// more, where this takes a fifth). It takes a document as Encode writes
+// a zero Status, without reflection: encoding/json builds its decoders of
+// Status's types once per process before it decodes a byte, about 1 M
+// instructions, and a hook decodes one file (about 1 M more for 9 KB,
+// which this reads in 0.3 M). It takes a document as Encode writes
 // it, every key a field's own name once and every value of its field's
 // type, and reports false for anything else: a key in another case,
 // unknown, escaped or twice, a value of another type, a number its field
