@@ -131,7 +131,7 @@ func (m *Model) UnmarshalJSON(data []byte) error {
 // reads in another shape than expected is named, cut short.
 func ParseInput(data []byte) (*Input, error) {
 	var in Input
-	if err := json.Unmarshal(data, &in); err != nil {
+	if err := status.UnmarshalObject(data, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return nil, fmt.Errorf("field %s: %s is not a %s", te.Field, te.Value, te.Type)

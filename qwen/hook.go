@@ -45,7 +45,7 @@ type Input struct {
 // field jig reads in another shape than expected is named, cut short.
 func ParseInput(data []byte) (*Input, error) {
 	var in Input
-	if err := json.Unmarshal(data, &in); err != nil {
+	if err := status.UnmarshalObject(data, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return nil, fmt.Errorf("field %s: %s is not a %s", te.Field, status.Cut(te.Value), te.Type)

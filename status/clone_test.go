@@ -109,3 +109,101 @@ func TestCloneSharesNothing(t *testing.T) {
 		t.Error("an empty list cloned as none: the file would say null for []")
 	}
 }
+
+// change changes the target-th value fill reaches in v (k counts them):
+// a value to another, a pointer to nil, a list or map to an empty one or,
+// with none, to nil. It reports whether it reached the target.
+func change(v reflect.Value, target int, k *int, none bool) bool {
+	if v.Kind() == reflect.Struct && v.Type() != reflect.TypeFor[time.Time]() {
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && change(v.Field(i), target, k, none) {
+				return true
+			}
+		}
+		return false
+	}
+	at := *k
+	*k++
+	switch v.Kind() {
+	case reflect.Pointer:
+		if at == target {
+			v.SetZero()
+			return true
+		}
+		return change(v.Elem(), target, k, none)
+	case reflect.Slice, reflect.Map:
+		if at == target {
+			if none {
+				v.SetZero()
+			} else if v.Kind() == reflect.Slice {
+				v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+			} else {
+				v.Set(reflect.MakeMap(v.Type()))
+			}
+			return true
+		}
+		if v.Kind() == reflect.Map {
+			return false // its entries are keys and values, changed as a whole above
+		}
+		for i := range v.Len() {
+			if change(v.Index(i), target, k, none) {
+				return true
+			}
+		}
+		return false
+	case reflect.Struct: // a time
+		if at == target {
+			v.Set(reflect.ValueOf(v.Interface().(time.Time).Add(time.Second)))
+		}
+		return at == target
+	}
+	if at != target {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(v.Int() + 1)
+	case reflect.Uint8:
+		v.SetUint(v.Uint() + 1)
+	case reflect.Float64:
+		v.SetFloat(v.Float() + 1)
+	default:
+		panic("change: no case for " + v.Type().String())
+	}
+	return true
+}
+
+// TestSameAsSeesEveryField: a status with any one field changed (a list
+// emptied or made nil) is not the same as before, as reflect.DeepEqual
+// says; one unchanged, or a clone, is.
+func TestSameAsSeesEveryField(t *testing.T) {
+	filled := func() *Status {
+		var s Status
+		n := 0
+		fill(reflect.ValueOf(&s).Elem(), &n)
+		return &s
+	}
+	if s := filled(); !s.sameAs(filled()) || !s.sameAs(s.Clone()) {
+		t.Fatal("a status is not the same as its equal, or its clone")
+	}
+	changed := 0
+	for _, none := range []bool{false, true} {
+		for target := 0; ; target, changed = target+1, changed+1 {
+			s := filled()
+			k := 0
+			if !change(reflect.ValueOf(s).Elem(), target, &k, none) {
+				break
+			}
+			if was := filled(); s.sameAs(was) || reflect.DeepEqual(*s, *was) {
+				t.Errorf("value %d changed (none %v), still the same: %+v", target, none, *s)
+			}
+		}
+	}
+	if changed < 100 {
+		t.Errorf("only %d values changed", changed)
+	}
+}

@@ -105,8 +105,8 @@ func checkDir(p string, fix bool) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%w: %s is not a directory", ErrUnsafeDir, p)
 	}
-	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
-		return fmt.Errorf("%w: %s is owned by uid %d, not %d", ErrUnsafeDir, p, uid, os.Getuid())
+	if uid, ok := ownerOf(fi); ok && uid != myUID() {
+		return fmt.Errorf("%w: %s is owned by uid %d, not %d", ErrUnsafeDir, p, uid, myUID())
 	}
 	perm := fi.Mode().Perm()
 	if perm&0o022 != 0 {

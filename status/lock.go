@@ -98,7 +98,7 @@ func ownRegularFile(path string) bool {
 		return false
 	}
 	uid, ok := ownerOf(fi)
-	return !ok || uid == os.Getuid()
+	return !ok || uid == myUID()
 }
 
 // samePath reports whether the open file f is still the file at path.

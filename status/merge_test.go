@@ -143,7 +143,7 @@ func TestRestates(t *testing.T) {
 		`{"model":{"id":"m1"}}`: true, `{"context":{"tokens":10}}`: true, `{"schema":1.0}`: false,
 		`{"state":"idle"}`: false, `{"thinking":"high"}`: false, `{"model":{"id":"m2"}}`: false,
 		`{"model":null}`: false, `{"context":{"tokens":11}}`: false, `{"unknown":1}`: false, `{"state":"busy"`: false,
-		`{"outputs":[]}`: false, `[1]`: false,
+		`{"outputs":[]}`: false, `[1]`: false, `null`: false, ` {"state":"busy"} `: true, `{"state":null}`: false, `{"context":{"tokens":null}}`: false, `{"context":{"percent":null},"state":"busy"}`: true,
 	} {
 		if got := Restates(s, []byte(patch)); got != want {
 			t.Errorf("Restates(%s) = %v, want %v", patch, got, want)

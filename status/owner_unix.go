@@ -4,8 +4,14 @@ package status
 
 import (
 	"io/fs"
+	"os"
+	"sync"
 	"syscall"
 )
+
+// myUID is this process's user, asked of the system once: a hook checks a
+// dozen folders and files against it.
+var myUID = sync.OnceValue(os.Getuid)
 
 func ownerOf(fi fs.FileInfo) (int, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)

@@ -1,10 +1,6 @@
 package status
 
-import (
-	"bytes"
-	"encoding/json"
-	"unicode/utf8"
-)
+import "bytes"
 
 // maxDepth is how deeply json.Valid lets values nest.
 const maxDepth = 10000
@@ -26,12 +22,7 @@ func WalkMembers(data []byte, member func(key, value []byte) (more bool)) bool {
 // MemberName is a member's key as WalkMembers hands it on (quoted, with
 // its colon), unquoted as encoding/json unquotes a key.
 func MemberName(key []byte) string {
-	quoted := key[:bytes.LastIndexByte(key, '"')+1]
-	if bytes.IndexByte(quoted, '\\') < 0 && utf8.Valid(quoted) {
-		return string(quoted[1 : len(quoted)-1])
-	}
-	var name string
-	json.Unmarshal(quoted, &name) // a valid string: the walk checked it
+	name, _ := text(key[:bytes.LastIndexByte(key, '"')+1]) // a valid string: the walk checked it
 	return name
 }
 
@@ -42,19 +33,26 @@ func MemberName(key []byte) string {
 // reports true. When member says no more, the walk stops there and reports
 // true: what it read was JSON.
 func walkJSON(data []byte, member func(key, value []byte) (more bool)) bool {
+	end, ok := walkValue(data, skipSpace(data, 0), 0, member)
+	return ok && end == len(data)
+}
+
+// walkValue is walkJSON of the one value at i, which depth containers
+// hold already (json.Valid counts their nesting too): where the space
+// after it ends. When member says no more, it reports len(data).
+func walkValue(data []byte, i, depth int, member func(key, value []byte) (more bool)) (int, bool) {
 	var open []byte        // '{' or '[' of each container around i
 	var keyAt, valueAt int // where the top-level member being read starts
-	i := skipSpace(data, 0)
 value:
 	for {
 		if i >= len(data) {
-			return false
+			return i, false
 		}
 		ok := true
 		switch c := data[i]; {
 		case c == '{' || c == '[':
-			if open = append(open, c); len(open) > maxDepth {
-				return false
+			if open = append(open, c); depth+len(open) > maxDepth {
+				return i, false
 			}
 			i = skipSpace(data, i+1)
 			if i < len(data) && data[i] == c+2 { // '}' or ']'
@@ -64,7 +62,7 @@ value:
 			if c == '{' {
 				at := i
 				if i, ok = key(data, i); !ok {
-					return false
+					return i, false
 				}
 				if len(open) == 1 {
 					keyAt, valueAt = at, i
@@ -82,24 +80,24 @@ value:
 		case c == 'n':
 			i, ok = literal(data, i, "null")
 		default:
-			return false
+			return i, false
 		}
 		if !ok {
-			return false
+			return i, false
 		}
 		// After a value: the containers it closes, then a comma or the end.
 		for {
 			i = skipSpace(data, i)
 			if len(open) == 0 {
-				return i == len(data)
+				return i, true
 			}
 			if i >= len(data) {
-				return false
+				return i, false
 			}
 			top := open[len(open)-1]
 			if member != nil && len(open) == 1 && top == '{' && (data[i] == '}' || data[i] == ',') &&
 				!member(data[keyAt:valueAt], data[valueAt:i]) {
-				return true
+				return len(data), true
 			}
 			switch data[i] {
 			case top + 2:
@@ -110,7 +108,7 @@ value:
 				if top == '{' {
 					at := i
 					if i, ok = key(data, i); !ok {
-						return false
+						return i, false
 					}
 					if len(open) == 1 {
 						keyAt, valueAt = at, i
@@ -118,9 +116,28 @@ value:
 				}
 				continue value
 			}
-			return false
+			return i, false
 		}
 	}
+}
+
+// CutValue cuts data after the JSON value it begins with (space before it
+// allowed), as a json.Decoder takes one value off a stream: the value,
+// without the space after it, and what follows; ok false when data does
+// not begin with one.
+func CutValue(data []byte) (value, rest []byte, ok bool) {
+	value, end, ok := valueAt(data, skipSpace(data, 0), 0)
+	return value, data[end:], ok
+}
+
+// valueAt is the JSON value at i, which depth containers hold already,
+// without the space after it, and where that space ends.
+func valueAt(data []byte, i, depth int) ([]byte, int, bool) {
+	end, ok := walkValue(data, i, depth, nil)
+	if !ok {
+		return nil, i, false
+	}
+	return bytes.TrimRight(data[i:end], " \t\r\n"), end, true
 }
 
 // key reads an object's key and its colon at i, up to the value.

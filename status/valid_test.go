@@ -71,6 +71,18 @@ func membersAsWhole(data []byte) error {
 	return nil
 }
 
+// CutValue takes the value a json.Decoder takes off the same bytes.
+func TestCutValueAsDecoder(t *testing.T) {
+	for _, c := range append([]string{`{"a":1},{"b":2}`, ` [1] x`, `"s""t"`, `1 2`, `null,`}, validSeeds...) {
+		value, rest, ok := CutValue([]byte(c))
+		var raw json.RawMessage
+		err := json.NewDecoder(strings.NewReader(c)).Decode(&raw)
+		if ok != (err == nil) || ok && (string(value) != string(raw) || !strings.HasSuffix(c, string(rest))) {
+			t.Errorf("CutValue(%q) = %q, %q, %v; a json.Decoder takes %q (%v)", c, value, rest, ok, raw, err)
+		}
+	}
+}
+
 func FuzzValidJSON(f *testing.F) {
 	for _, s := range validSeeds {
 		f.Add([]byte(s))

@@ -104,7 +104,7 @@ func (l *Lazy) PeekOutcome(id string) (outcome string, ok bool) {
 		return "", true // not read
 	}
 	var c Call
-	if json.NewDecoder(bytes.NewReader(calls[at:])).Decode(&c) != nil {
+	if v, _, ok := status.CutValue(calls[at:]); !ok || status.UnmarshalObject(v, &c) != nil {
 		return "", false
 	}
 	return c.Outcome, true

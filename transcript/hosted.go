@@ -76,6 +76,23 @@ func JoinCursor(head, state any) ([]byte, error) {
 	return append(append(h, '\n'), s...), nil
 }
 
+// DecodeHead decodes into head the members a one-line cursor (json.Marshal
+// of its head's fields, then its "state") holds before its state, which
+// it neither decodes nor reads: a hook that finds its file current needs
+// no more. json.Marshal escapes every quote inside a string, so the first
+// `,"state":` is where the head ends; a cursor laid out otherwise is an
+// error.
+func DecodeHead(data []byte, head any) error {
+	end := bytes.Index(data, []byte(`,"state":`))
+	if end < 0 {
+		return errors.New("cursor: not a head and a state")
+	}
+	if err := status.UnmarshalObject(append(data[:end:end], '}'), head); err != nil {
+		return fmt.Errorf("cursor: %w", err)
+	}
+	return nil
+}
+
 // SplitCursor decodes a JoinCursor's head into head and returns its state's
 // bytes, not decoded (an object, else an error).
 func SplitCursor(data []byte, head any) (state []byte, err error) {
@@ -83,7 +100,7 @@ func SplitCursor(data []byte, head any) (state []byte, err error) {
 	if !ok || len(s) == 0 || s[0] != '{' {
 		return nil, errors.New("cursor: not a head and a state")
 	}
-	if err := json.Unmarshal(h, head); err != nil {
+	if err := status.UnmarshalObject(h, head); err != nil {
 		return nil, fmt.Errorf("cursor: %w", err)
 	}
 	return s, nil

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,34 @@ func TestCursorHeadCheck(t *testing.T) {
 	} {
 		if err := h.Check(c.kind, c.format, c.path, "Claude"); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c, err, c.want)
+		}
+	}
+}
+
+// A one-line cursor's head is read as json.Marshal wrote it, whatever its
+// path holds, and the state after it is not read.
+func TestDecodeHead(t *testing.T) {
+	type cursor struct {
+		CursorHead
+		FilePos
+		State any `json:"state"`
+	}
+	want := CursorHead{Kind: "k", Format: 2, Path: `/w/,"state":{"x"}/a.jsonl`}
+	data, err := json.Marshal(cursor{CursorHead: want, FilePos: FilePos{Offset: 7, TailLen: 7}, State: map[string]int{"a": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h struct {
+		CursorHead
+		FilePos
+	}
+	if err := DecodeHead(append(data[:len(data)-1:len(data)-1], []byte(`,"broken`)...), &h); err != nil || h.CursorHead != want || h.Offset != 7 {
+		t.Errorf("head %+v (%v), want %+v", h, err, want)
+	}
+	for _, bad := range []string{`{"kind":"k"}`, `{"kind":1,"state":{}}`, `{"kind":"k",,"state":{}}`, `[],"state":`} {
+		var h CursorHead
+		if DecodeHead([]byte(bad), &h) == nil {
+			t.Errorf("%s: decoded %+v", bad, h)
 		}
 	}
 }

@@ -150,25 +150,17 @@ func Current(path string, cursorData []byte) bool {
 }
 
 // cursorHead reads a cursor's position, the fields MarshalCursor writes
-// before the state, and stops there: the state is not decoded.
+// before the state, and stops there: the state is neither decoded nor
+// read.
 func cursorHead(data []byte) (c cursor, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	var h struct {
+		transcript.CursorHead
+		transcript.FilePos
+	}
+	if transcript.DecodeHead(data, &h) != nil {
 		return c, false
 	}
-	fields := map[string]any{"kind": &c.Kind, "format": &c.Format, "path": &c.Path, "dev": &c.Dev, "ino": &c.Ino,
-		"offset": &c.Offset, "tailHash": &c.TailHash, "tailLen": &c.TailLen}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil || key == "state" {
-			break
-		}
-		k, _ := key.(string)
-		into, known := fields[k]
-		if !known || dec.Decode(into) != nil {
-			return c, false
-		}
-	}
+	c.CursorHead, c.FilePos = h.CursorHead, h.FilePos
 	return c, c.Kind == cursorKind && c.Format == cursorFormat && c.Valid()
 }
 

@@ -421,13 +421,14 @@ func RestoreReader(path string, data []byte) (*Reader, error) {
 
 // Current reports whether the record at path is still exactly what the
 // cursor read: the same file, nothing appended, the bytes before the
-// cursor unchanged. A hook that finds it current has nothing to derive.
+// cursor unchanged. A hook that finds it current has nothing to derive:
+// it reads the cursor's head alone, not what it knew.
 func Current(path string, cursorData []byte) bool {
 	var c struct {
 		transcript.CursorHead
 		transcript.FilePos
 	}
-	if json.Unmarshal(cursorData, &c) != nil || c.Kind != cursorKind || c.Format != cursorFormat || c.Path != path ||
+	if transcript.DecodeHead(cursorData, &c) != nil || c.Kind != cursorKind || c.Format != cursorFormat || c.Path != path ||
 		c.Offset <= 0 || !c.Valid() {
 		return false
 	}
