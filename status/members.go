@@ -21,21 +21,44 @@ func DecodeMembers(data []byte, keys []string) (*Status, error) {
 	return s, nil
 }
 
-// decodeMembers lays the members of data that keys name over s.
+// decodeMembers lays the members of data that keys name over s, a zero
+// Status or a head's (Head.Status). When they are as Encode writes them and
+// name none of the head's fields, decodeFast reads them without reflection
+// and the head goes beside them.
 func decodeMembers(data []byte, s *Status, keys []string) error {
-	picked := []byte{'{'}
+	picked, headNamed, ok := pickMembers(data, keys)
+	if !ok {
+		return errors.New("not a JSON object")
+	}
+	var t Status
+	if !headNamed && decodeFast(picked, &t) {
+		t.Schema, t.Session, t.PID, t.PIDStart, t.Host = s.Schema, s.Session, s.PID, s.PIDStart, s.Host
+		t.Terminal, t.Terminals, t.StartedAt, t.UpdatedAt = s.Terminal, s.Terminals, s.StartedAt, s.UpdatedAt
+		*s = t
+		return nil
+	}
+	return unmarshal(picked, s)
+}
+
+// pickMembers is the object of data's members keys may name (mayName), and
+// whether one of them names a head's field (headKeys); ok is false when
+// data is not one JSON object.
+func pickMembers(data []byte, keys []string) (picked []byte, headNamed, ok bool) {
+	picked = []byte{'{'}
 	if !walkJSON(data, func(key, value []byte) bool {
 		if mayName(key, keys) {
 			if len(picked) > 1 {
 				picked = append(picked, ',')
 			}
 			picked = append(append(picked, key...), value...)
+			_, named := headKeys[MemberName(key)]
+			headNamed = headNamed || named
 		}
 		return true
 	}) || !isObject(data) {
-		return errors.New("not a JSON object")
+		return nil, false, false
 	}
-	return unmarshal(append(picked, '}'), s)
+	return append(picked, '}'), headNamed, true
 }
 
 // mayName reports whether the member key (as written, quoted, with its

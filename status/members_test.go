@@ -1,6 +1,7 @@
 package status
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,6 +54,37 @@ func TestDecodeMembersAsDecode(t *testing.T) {
 	for _, bad := range []string{`[{"state":"busy"}]`, `null`, `{"state":"busy"`, `{"state":"busy"} {}`} {
 		if _, err := DecodeMembers([]byte(bad), showKeys); err == nil {
 			t.Errorf("%s: decoded", bad)
+		}
+	}
+}
+
+// TestDecodeMembersOverHead: laid over a head (as a status line's lookup
+// does), the members decoded without reflection and the head beside them
+// are what json.Unmarshal of the same members over the head gives, for
+// keys that name a head's field too (which take the reflection path).
+func TestDecodeMembersOverHead(t *testing.T) {
+	st := realistic("s", 1, "t1", 50)
+	st.Schema = Schema
+	data, err := Encode(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := headOf(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keys := range [][]string{showKeys, {"state", "outputs", "calls", "tools", "ticket"}, {"state", "terminals", "updatedAt"}} {
+		got := h.Status()
+		if err := decodeMembers(data, got, keys); err != nil {
+			t.Fatal(err)
+		}
+		picked, _, _ := pickMembers(data, keys)
+		want := h.Status()
+		if err := json.Unmarshal(picked, want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: fast %+v, reflection %+v", keys, got, want)
 		}
 	}
 }
