@@ -98,6 +98,10 @@ row() { # name count file
 	done
 } | tee "$work/table.md"
 
+# What the last run's reader wrote below the table stays (the rounds of
+# the issues): everything from the first such heading on.
+notes=$(sed -n '/^## Issue /,$p' bench/scale.md 2>/dev/null || true)
+
 {
 	echo "# Whole-state commands at scale"
 	echo
@@ -107,4 +111,5 @@ row() { # name count file
 	echo "outputs, 15 recent calls, a context detail). CPU is user + system time, which GNU time counts in 10 ms steps (coarse in the 500 rows)."
 	echo
 	cat "$work/table.md"
+	[ -z "$notes" ] || printf '\n%s\n' "$notes"
 } >bench/scale.md

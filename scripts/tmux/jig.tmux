@@ -15,7 +15,7 @@
 # Options, set before the plugin runs:
 #   @jig-bin          the jig to run (default: jig on tmux's PATH, and the
 #                     jig-fast beside it when it is installed: it answers the
-#                     segment's line alike in about half the time)
+#                     segment's line alike in three quarters of the time)
 #   @jig-max-width    cells for the segment (default 40)
 #   @jig-format       a jig --format template instead of the tmux preset
 #   @jig-rate-limits  "on": the rate limits the agent reports (5h 42% 7d 18%)
