@@ -19,12 +19,11 @@ var errPass = errors.New("jig answers this command line")
 
 // Main is jig-fast: args (os.Args) answered as jig answers them. It takes
 // `session for-terminal` and `AGENT statusline` without --jq or --then,
-// and `AGENT hook`, read whole in the
-// forms the installers write them; anything else — another command, a
-// flag it does not know or a form it does not read, --help, a line whose
-// flags do not go together — it hands to jig (Exec), which answers it,
-// its errors too. Its exit code, and the one line on stderr when it fails,
-// are jig's (jig/exit).
+// and `AGENT hook`, read whole in the forms the installers write them;
+// anything else — another command, a flag it does not know or a form it
+// does not read, --help, a line whose flags do not go together — it hands
+// to jig (Exec), which answers it, its errors too. Its exit code, and the
+// one line on stderr when it fails, are jig's (jig/exit).
 func Main(args []string, e *Env, jig func(args []string) error) int {
 	err := e.fast(args[1:])
 	if err == errPass {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"jig/agents/peer"
+	"jig/hot"
 )
 
 // ownCommands are the agents with commands of their own in cmd/jig,
@@ -74,6 +75,20 @@ func TestTopCommandNames(t *testing.T) {
 	for _, c := range topCommands(newEnv()) {
 		if got := c.build().Name; got != c.name {
 			t.Errorf("the command listed as %q is named %q", c.name, got)
+		}
+	}
+}
+
+// TestStatusLineIsJigs: an agent whose descriptor records a status line
+// (peer.Agent.StatusLine) has `jig AGENT statusline` here, so the line
+// jig-fast answers for it is one jig answers too.
+func TestStatusLineIsJigs(t *testing.T) {
+	for _, a := range peer.All() {
+		if a.StatusLine == nil {
+			continue
+		}
+		if extra, ok := extraCommands[a.Name]; !ok || extra(&env{Env: &hot.Env{}}).Name != "statusline" {
+			t.Errorf("%s records a status line but jig has no `jig %s statusline`", a.ID, a.Name)
 		}
 	}
 }
