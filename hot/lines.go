@@ -15,7 +15,7 @@ import (
 
 // Printer is the printer of o, the output flags a command was given, with
 // what the environment adds: $NO_COLOR, the clock, the bounds of --jq and
-// --format ($JIG_JQ_TIMEOUT and the like; unreadable ones refuse those).
+// --format ($JIG_RENDER_TIMEOUT and the like; unreadable ones refuse those).
 func (e *Env) Printer(o render.Output) (*render.Printer, error) {
 	o.NoColor, o.Now = e.Getenv("NO_COLOR") != "", e.Now()
 	bounds, err := render.BoundsFrom(e.Getenv)
