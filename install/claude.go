@@ -7,6 +7,7 @@ import (
 
 	"jig/claude"
 	"jig/configfile"
+	"jig/hot"
 	"jig/status"
 )
 
@@ -48,10 +49,10 @@ func (c Claude) path() (string, error) {
 }
 
 // Install merges jig's entries, which run jig by its absolute path
-// (FastPath: jig-fast, when it sits beside jig). The notes say what it did with a statusLine of the user's (it
-// wraps it).
+// (hot.FastPath: jig-fast, when it sits beside jig). The notes say what it
+// did with a statusLine of the user's (it wraps it).
 func (c Claude) Install() (File, []string, error) {
-	bin, err := FastPath(c.Getenv)
+	bin, err := hot.FastPath(c.Getenv)
 	if err != nil {
 		return File{}, nil, err
 	}

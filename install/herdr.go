@@ -12,6 +12,7 @@ import (
 
 	"jig/herdr"
 	"jig/herdr/herdr1"
+	"jig/hot"
 	"jig/status"
 )
 
@@ -95,7 +96,7 @@ func modNames() []string {
 // error too: what was done before it.
 func (h Herdr) Install() (HerdrReport, error) {
 	var r HerdrReport
-	bin, err := JigPath(h.Getenv)
+	bin, err := hot.JigPath(h.Getenv)
 	if err != nil {
 		return r, err
 	}

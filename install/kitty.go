@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/renameio/v2"
+
+	"jig/hot"
 )
 
 // Kitty is `jig install kitty`: the kitty.conf line that loads jig's
@@ -72,7 +74,7 @@ func kittyWatcher(bin string) (string, error) {
 // Write saves the watcher and puts its line in kitty.conf between jig's
 // begin and end lines. kitty loads a watcher when it starts.
 func (k Kitty) Write() (Edit, error) {
-	bin, err := FastPath(k.Getenv)
+	bin, err := hot.FastPath(k.Getenv)
 	if err != nil {
 		return Edit{}, err
 	}

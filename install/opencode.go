@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"jig/hot"
 	"jig/opencode"
 	"jig/status"
 )
@@ -52,7 +53,7 @@ func (o OpenCode) Install() (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	bin, err := JigPath(o.Getenv)
+	bin, err := hot.JigPath(o.Getenv)
 	if err != nil {
 		return File{}, err
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"jig/hot"
 	"jig/scripts"
 	"jig/status"
 )
@@ -39,15 +38,6 @@ func hostError(err error) error {
 	}
 	return err
 }
-
-// JigPath is the jig a host's config should run: $JIG_BIN when it is an
-// absolute path (as the Pi extension honours it), else the absolute path of
-// the running jig.
-func JigPath(getenv Getenv) (string, error) { return hot.JigPath(getenv) }
-
-// FastPath is what hooks and status lines run: jig-fast beside that jig,
-// when it is there (hot.FastPath).
-func FastPath(getenv Getenv) (string, error) { return hot.FastPath(getenv) }
 
 // configHome is $XDG_CONFIG_HOME, else ~/.config.
 func configHome(getenv Getenv) string {

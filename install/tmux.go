@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"jig/hot"
 )
 
 // Tmux is `jig install tmux`: the lines that show the focused pane's agent
@@ -21,7 +23,7 @@ type Tmux struct {
 
 // Lines are the tmux.conf lines.
 func (t Tmux) Lines() (Lines, error) {
-	bin, err := FastPath(t.Getenv)
+	bin, err := hot.FastPath(t.Getenv)
 	if err != nil {
 		return Lines{}, err
 	}

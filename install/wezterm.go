@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/google/renameio/v2"
+
+	"jig/hot"
 )
 
 // WezTerm is `jig install wezterm`: the line that loads jig's module
@@ -56,7 +58,7 @@ func (w WezTerm) module() string { return filepath.Join(filepath.Dir(w.file()), 
 
 // Lines are the wezterm.lua line, and File the module it loads.
 func (w WezTerm) Lines() (Lines, error) {
-	bin, err := FastPath(w.Getenv)
+	bin, err := hot.FastPath(w.Getenv)
 	if err != nil {
 		return Lines{}, err
 	}

@@ -2,8 +2,6 @@ package status
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -80,14 +78,7 @@ func TestDecodeFastAsUnmarshal(t *testing.T) {
 	}
 	cases := append([]string{}, decodeSeeds...)
 	cases = append(cases, validSeeds...)
-	files, _ := filepath.Glob("testdata/*.json")
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, string(data))
-	}
+	cases = append(cases, testdataFiles(t)...)
 	for _, n := range []int{maxDepth - 3, maxDepth - 2} { // the workflow, its prs and their list hold it
 		cases = append(cases, `{"workflow":{"prs":[`+strings.Repeat("[", n)+strings.Repeat("]", n)+`]}}`)
 	}

@@ -25,14 +25,7 @@ func TestValidJSONAsJSONValid(t *testing.T) {
 	for _, n := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
 		cases = append(cases, strings.Repeat("[", n)+strings.Repeat("]", n), strings.Repeat(`{"a":`, n)+"1"+strings.Repeat("}", n))
 	}
-	files, _ := filepath.Glob("testdata/*.json")
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, string(data))
-	}
+	cases = append(cases, testdataFiles(t)...)
 	data, err := Encode(realistic("s", 1, "t1", 50))
 	if err != nil {
 		t.Fatal(err)
@@ -95,4 +88,20 @@ func FuzzValidJSON(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// testdataFiles are the status files in testdata, as text: cases every
+// reader of a status file must take as encoding/json does.
+func testdataFiles(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob("testdata/*.json")
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(data))
+	}
+	return out
 }

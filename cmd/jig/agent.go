@@ -7,6 +7,7 @@ import (
 
 	"jig/agents/peer"
 	"jig/exit"
+	"jig/hot"
 	"jig/install"
 	"jig/render"
 	"jig/transcript"
@@ -123,7 +124,7 @@ func installAgentCommand(e *env, name string, in *peer.Install) *cli.Command {
 	return &cli.Command{Name: name, Usage: in.Usage, UsageText: in.UsageText, Before: noArgs,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "uninstall", Usage: "remove exactly jig's entries instead"}},
 		Action: func(c *cli.Context) error {
-			bin, err := install.FastPath(e.Getenv)
+			bin, err := hot.FastPath(e.Getenv)
 			if err != nil {
 				return err
 			}
