@@ -18,15 +18,6 @@ const MaxFileSize = 4 << 20
 // ErrSymlink is returned when a symlink stands where a jig file goes.
 var ErrSymlink = errors.New("a symlink stands where a jig file goes")
 
-// Encode is the file's bytes: indented JSON and a final newline.
-func Encode(s *Status) ([]byte, error) {
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
-}
-
 // Invalid is a status Validate refused at writing: its writer's input, not
 // the disk, is at fault, and nothing was written. Writers validate only here.
 type Invalid struct{ Err error }
