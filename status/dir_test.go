@@ -400,15 +400,24 @@ func TestGC(t *testing.T) {
 	}
 	os.WriteFile(d.SessionPath("broken"), []byte("{"), 0o600)
 	os.WriteFile(d.Path(TerminalsDir, "t1", "ghost"), nil, 0o600)
+	// a file a crash left empty: written before the machine booted
+	os.WriteFile(d.SessionPath("crashed"), nil, 0o600)
+	boot, knowsBoot := bootTime()
+	os.Chtimes(d.SessionPath("crashed"), boot.Add(-time.Minute), boot.Add(-time.Minute))
 	c, err := d.GC(live, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Sessions) != 1 || c.Sessions[0] != "dead" || c.Markers != 1 || len(c.Skipped) != 1 {
+	skipped, leftovers := 1, 1
+	if !knowsBoot {
+		skipped, leftovers = 2, 0
+	}
+	if len(c.Sessions) != 1 || c.Sessions[0] != "dead" || c.Markers != 1 || len(c.Skipped) != skipped || c.Leftovers != leftovers {
 		t.Errorf("GC = %+v", c)
 	}
 	for p, want := range map[string]bool{
-		d.SessionPath("alive"): true, d.SessionPath("elsewhere"): true, d.SessionPath("broken"): true,
+		d.SessionPath("crashed"): !knowsBoot,
+		d.SessionPath("alive"):   true, d.SessionPath("elsewhere"): true, d.SessionPath("broken"): true,
 		d.SessionPath("dead"): false, d.Path(TerminalsDir, "t2"): false, d.Path(TerminalsDir, "t1", "ghost"): false,
 		d.Path(TerminalsDir, "t1", "alive"): true, d.Path(TerminalsDir, "t3", "elsewhere"): true,
 	} {

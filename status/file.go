@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
-
-	"github.com/google/renameio/v2"
 )
 
 // MaxFileSize bounds what a reader takes from one status file.
@@ -144,7 +144,7 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 		// file readers would refuse is never written.
 		return false, fmt.Errorf("the status would be %d bytes, over the %d readers take", len(data), MaxFileSize)
 	}
-	if err := WriteFileAtomic(d.SessionPath(s.Session), data); err != nil {
+	if err := ReplaceFile(d.SessionPath(s.Session), data); err != nil {
 		return false, err
 	}
 	s.raw = data
@@ -152,23 +152,68 @@ func (d *Dir) write(s *Status, prevData []byte, prev *Status, now time.Time) (bo
 }
 
 // WriteFileAtomic writes data to path in one step with mode 0600, in the
-// same folder, refusing to replace a symlink.
-func WriteFileAtomic(path string, data []byte) error {
+// same folder, refusing to replace a symlink, and flushes it to the disk
+// before it replaces the file: what a person asked for (a request, a
+// switch kept, a setting) outlives a crash.
+func WriteFileAtomic(path string, data []byte) error { return replaceFile(path, data, true) }
+
+// ReplaceFile writes data to path in one step as WriteFileAtomic does, but
+// does not wait for the disk: for a file that says what a live process is
+// doing (a session's status, its cursor), rewritten at its next event and
+// void after a crash, when its process is gone too. A hook that writes
+// blocks its agent, and a flush is a millisecond or more of it (several
+// on a busy disk); a reader still sees the old file or the new one whole.
+func ReplaceFile(path string, data []byte) error { return replaceFile(path, data, false) }
+
+func replaceFile(path string, data []byte, flush bool) (err error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return fmt.Errorf("%w: %s", ErrSymlink, path)
 	}
-	pf, err := renameio.NewPendingFile(path,
-		renameio.WithTempDir(filepath.Dir(path)),
-		renameio.WithPermissions(0o600),
-		renameio.IgnoreUmask())
+	f, err := createTemp(path)
 	if err != nil {
 		return err
 	}
-	defer pf.Cleanup()
-	if _, err := pf.Write(data); err != nil {
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
 		return err
 	}
-	return pf.CloseAtomicallyReplace()
+	if flush {
+		if err = f.Sync(); err != nil {
+			return err
+		}
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// createTemp makes the temp file of a write to path: beside it, named a
+// dot, its name and random digits (isWriteTemp), mode 0600 whatever the
+// umask.
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, "."+base+strconv.FormatInt(rand.Int64(), 10))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			os.Remove(name)
+			return nil, err
+		}
+		return f, nil
+	}
 }
 
 // ReadFileNoFollow reads a regular file without following a symlink at its

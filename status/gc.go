@@ -15,7 +15,7 @@ type Cleaned struct {
 	Sessions  []string // the sessions whose files it removed
 	Markers   int      // the stale index markers it removed
 	Temps     int      // temp files of writes cut short
-	Leftovers int      // cursors, requests, claims and locks of ended sessions
+	Leftovers int      // cursors, requests, claims and locks of ended sessions; status files a crash cut short
 	Links     int      // links planted in sessions/, removed (never followed)
 	Skipped   []Entry  // the files it could not read and left alone
 }
@@ -24,7 +24,8 @@ type Cleaned struct {
 // (or whose pid another process took), every index marker that no status
 // file backs, and what ended sessions and killed writers left behind.
 // Files of other hosts, and files it cannot read, stay: it cannot tell
-// whether their session runs. Each removal is decided again under the
+// whether their session runs (unless one was written before the machine
+// booted: removeCrashed). Each removal is decided again under the
 // session's lock, on the file as it is then, so a writer working meanwhile
 // never has its session or its index entry removed.
 func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
@@ -39,6 +40,8 @@ func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 			if os.Remove(d.Path(SessionsDir, h.Name+".json")) == nil {
 				c.Links++
 			}
+		case err != nil && d.removeCrashed(h.Name):
+			c.Leftovers++
 		case err != nil:
 			c.Skipped = append(c.Skipped, Entry{Name: h.Name, Err: err})
 		case live.Local(h.Status()) && !live.Alive(h.Status()):
@@ -64,8 +67,31 @@ func (d *Dir) GC(live Liveness, now time.Time) (Cleaned, error) {
 	if c.Temps, err = d.RemoveStaleTemps(now); err != nil {
 		return c, err
 	}
-	c.Leftovers, err = d.removeLeftovers(now, func(name string) bool { _, ok := byName[name]; return ok })
+	n, err := d.removeLeftovers(now, func(name string) bool { _, ok := byName[name]; return ok })
+	c.Leftovers += n
 	return c, err
+}
+
+// removeCrashed removes a session's file that cannot be read, if it was
+// last written before the machine booted: no process from before the boot
+// runs, and a crash can leave a file a write had not flushed (ReplaceFile)
+// empty. Read again under its lock, a file that reads now stays.
+func (d *Dir) removeCrashed(name string) bool {
+	boot, ok := bootTime()
+	path := d.Path(SessionsDir, name+".json")
+	fi, err := os.Lstat(path)
+	if !ok || err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(boot) {
+		return false
+	}
+	unlock, ok := d.tryLockName(name)
+	if !ok {
+		return false
+	}
+	defer unlock()
+	if _, err := readHead(path); err == nil {
+		return false
+	}
+	return os.Remove(path) == nil
 }
 
 // removeEnded removes a session's file if, read again under its lock, its

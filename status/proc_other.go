@@ -17,3 +17,6 @@ func processStart(pid int) (start time.Time, ok, running bool) {
 
 // ProcessIdentity is "" outside Linux: liveness falls back to the start time.
 func ProcessIdentity(pid int) string { return "" }
+
+// bootTime is unknown outside Linux: gc leaves every unreadable file.
+func bootTime() (time.Time, bool) { return time.Time{}, false }

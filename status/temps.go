@@ -14,7 +14,7 @@ import (
 const TempGrace = 10 * time.Minute
 
 // RemoveStaleTemps removes the temp files of one-step writes
-// (".NAME.json<digits>", as WriteFileAtomic names them) left in sessions/
+// (".NAME.json<digits>", as createTemp names them) left in sessions/
 // and requests/ by a writer killed mid-write, once older than TempGrace.
 // Readers skip them; nothing else would remove them. It reports how many
 // it removed.
@@ -47,8 +47,8 @@ func (d *Dir) RemoveStaleTemps(now time.Time) (int, error) {
 	return removed, nil
 }
 
-// isWriteTemp reports whether name is a temp file of WriteFileAtomic for a
-// .json file: a dot, the file's name, then the random digits renameio adds.
+// isWriteTemp reports whether name is a temp file of a write (createTemp)
+// for a .json file: a dot, the file's name, then random digits.
 func isWriteTemp(name string) bool {
 	i := strings.LastIndex(name, ".json")
 	if !strings.HasPrefix(name, ".") || i < 2 {

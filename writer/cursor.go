@@ -40,7 +40,7 @@ func (w *Writer) saveCursor(session string, data []byte) {
 	if w.Dir.Ensure(status.CursorsDir) != nil {
 		return
 	}
-	status.WriteFileAtomic(w.cursorPath(session), data)
+	status.ReplaceFile(w.cursorPath(session), data)
 }
 
 // Cursor is the session's saved cursor (nil: none, or not to be trusted),
