@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sync"
 
 	"jig/status"
 )
@@ -25,9 +23,17 @@ const (
 // workflow definition.
 const maxFolderFile = 1 << 20
 
-// workflowName is a definition's name: a file name in workflow.dir, never
-// a path.
-var workflowName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`) })
+// validWorkflowName reports whether name is a definition's name, a file
+// name in workflow.dir and never a path: `^[A-Za-z0-9_][A-Za-z0-9._-]*$`.
+func validWorkflowName(name string) bool {
+	for i := range len(name) {
+		c := name[i]
+		if !isAlnum(c) && c != '_' && (i == 0 || c != '.' && c != '-') {
+			return false
+		}
+	}
+	return name != ""
+}
 
 // readTicket is the ticket of key: ticket.json's title and url when the
 // folder has one, else the Jira address; site "" for none.
@@ -108,7 +114,7 @@ func readWorkflow(folder, workflowDir string) (*status.Workflow, error) {
 	if w.Stages == nil {
 		w.Stages = []string{}
 		if ws.Name != "" && workflowDir != "" {
-			if !workflowName().MatchString(ws.Name) {
+			if !validWorkflowName(ws.Name) {
 				return w, fmt.Errorf("%s: name %q is not a workflow's file name", filepath.Join(folder, WorkflowFile), status.Cut(ws.Name))
 			}
 			var def struct {

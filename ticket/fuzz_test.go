@@ -3,6 +3,8 @@ package ticket
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"jig/status"
@@ -55,4 +57,45 @@ func FuzzFiles(f *testing.F) {
 			t.Fatalf("found %+v: %v", found, err)
 		}
 	})
+}
+
+// The hand-written matchers of a key, a key in a branch name and a
+// workflow's name take what their regular expressions take.
+var (
+	keyForm      = regexp.MustCompile(`^[A-Z][A-Z0-9]+-[0-9]+$`)
+	keyInBranch  = regexp.MustCompile(`(?:^|[^A-Za-z0-9])([A-Z][A-Z0-9]+-[0-9]+)(?:$|[^0-9])`)
+	workflowForm = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+)
+
+func keysAsRegexp(t *testing.T, s string) {
+	if got, want := ValidKey(s), len(s) <= maxKey && keyForm.MatchString(s); got != want {
+		t.Errorf("ValidKey(%q) = %v, the expression %v", s, got, want)
+	}
+	want := ""
+	if m := keyInBranch.FindStringSubmatch(s); m != nil && len(m[1]) <= maxKey {
+		want = m[1]
+	}
+	if got := KeyOfBranch(s); got != want {
+		t.Errorf("KeyOfBranch(%q) = %q, the expression %q", s, got, want)
+	}
+	if got, want := validWorkflowName(s), workflowForm.MatchString(s); got != want {
+		t.Errorf("validWorkflowName(%q) = %v, the expression %v", s, got, want)
+	}
+}
+
+var keySeeds = []string{"", "A", "AB-1", "A-1", "AB-", "ab-1", "SHOP-142", "feature/SHOP-142-fix", "xSHOP-1 AB-2",
+	"AB-CD-12", "A1-2", "AB-12x", "AB-12.3", "-AB-1", "_AB-1", "AB1-2-3", "ÄB-1", "é/AB-1", ".hidden", "a.b-c_d",
+	"_x", "-x", "x/y", strings.Repeat("A", 70) + "-1 AB-2", "AB-1\n", "\nAB-1"}
+
+func TestKeysAsRegexp(t *testing.T) {
+	for _, s := range keySeeds {
+		keysAsRegexp(t, s)
+	}
+}
+
+func FuzzKeysAsRegexp(f *testing.F) {
+	for _, s := range keySeeds {
+		f.Add(s)
+	}
+	f.Fuzz(keysAsRegexp)
 }

@@ -5,36 +5,65 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"jig/status"
 )
 
-// keyForm is a ticket key: a project's letters and a number (SHOP-142).
-var keyForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]+-[0-9]+$`) })
-
-// keyInBranch finds a key in a branch name, between non-alphanumerics:
-// feature/SHOP-142-fix → SHOP-142.
-var keyInBranch = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[^A-Za-z0-9])([A-Z][A-Z0-9]+-[0-9]+)(?:$|[^0-9])`)
-})
-
 // maxKey bounds a key, so it always fits the status file's name limit.
 const maxKey = 64
 
-// ValidKey reports whether k is a ticket key.
-func ValidKey(k string) bool { return len(k) <= maxKey && keyForm().MatchString(k) }
+// ValidKey reports whether k is a ticket key: a project's letters and a
+// number (SHOP-142), `^[A-Z][A-Z0-9]+-[0-9]+$`. Matched by hand, as
+// KeyOfBranch is: regexp's package init and tables cost every hook that
+// links it (TestKeysAsRegexp holds both to the expressions).
+func ValidKey(k string) bool { return len(k) <= maxKey && keyAt(k, 0) == len(k) }
 
-// KeyOfBranch is the key a branch name holds, "" when none.
+// KeyOfBranch is the key a branch name holds, "" when none: the first key
+// between non-alphanumerics (feature/SHOP-142-fix → SHOP-142), as
+// `(?:^|[^A-Za-z0-9])([A-Z][A-Z0-9]+-[0-9]+)(?:$|[^0-9])` finds it.
 func KeyOfBranch(branch string) string {
-	m := keyInBranch().FindStringSubmatch(branch)
-	if m == nil || len(m[1]) > maxKey {
-		return ""
+	for i := range len(branch) {
+		if i > 0 && isAlnum(branch[i-1]) {
+			continue
+		}
+		if end := keyAt(branch, i); end > 0 {
+			if end-i > maxKey {
+				return ""
+			}
+			return branch[i:end]
+		}
 	}
-	return m[1]
+	return ""
 }
+
+// keyAt is the end of the key that starts at s[i], -1 when none does: an
+// upper-case letter, more letters or digits, '-', digits, as many as there
+// are (so what follows is no digit).
+func keyAt(s string, i int) int {
+	if i >= len(s) || !isUpper(s[i]) {
+		return -1
+	}
+	j := i + 1
+	for j < len(s) && (isUpper(s[j]) || isDigit(s[j])) {
+		j++
+	}
+	if j == i+1 || j == len(s) || s[j] != '-' {
+		return -1
+	}
+	k := j + 1
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k == j+1 {
+		return -1
+	}
+	return k
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isAlnum(c byte) bool { return isUpper(c) || isDigit(c) || 'a' <= c && c <= 'z' }
 
 // Head is what a work tree's HEAD says.
 type Head struct {
