@@ -97,8 +97,15 @@ func gemini(dir string) error {
 	if err := write(dir, name, lines...); err != nil {
 		return err
 	}
-	return write(dir, "gemini-pre.json", `{"session_id":"gemini-1","transcript_path":"`+filepath.Join(dir, name)+`","cwd":"/w","hook_event_name":"BeforeTool",`+
-		`"tool_name":"replace","tool_input":{"file_path":"/w/last.go"}}`)
+	if err := write(dir, "gemini-pre.json", `{"session_id":"gemini-1","transcript_path":"`+filepath.Join(dir, name)+`","cwd":"/w","hook_event_name":"BeforeTool",`+
+		`"tool_name":"replace","tool_input":{"file_path":"/w/last.go"}}`); err != nil {
+		return err
+	}
+	// BeforeModel, once per model request: the turn goes on, nothing new
+	// once an earlier event said so. The request's messages follow its model.
+	contents := strings.Repeat(`{"role":"user","parts":[{"text":"go on"}]},`, 50)
+	return write(dir, "gemini-model.json", `{"session_id":"gemini-1","transcript_path":"`+filepath.Join(dir, name)+`","cwd":"/w","hook_event_name":"BeforeModel",`+
+		`"llm_request":{"model":"gemini-2.5-flash","contents":[`+contents+`{"role":"user","parts":[{"text":"last"}]}]}}`)
 }
 
 func qwen(dir string) error {
