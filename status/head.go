@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -145,15 +146,31 @@ func headOf(data []byte) (*Head, error) {
 // "\n  \"key\": " can only be a top-level key there: a string holds no raw
 // newline, and deeper keys are indented further. ok is false when a field
 // is missing (an older file without pidStart needs startedAt, at the end)
-// or any value does not decode.
+// or any value does not decode. Each value is read as decodeFast reads it,
+// without reflection (encoding/json would first build its decoder of the
+// terminals' type, most of a status line's work), and by json.Unmarshal
+// when it is not as Encode writes it.
 func headByLines(data []byte) (*Head, bool) {
 	h := &Head{}
 	for _, f := range [...]struct {
 		key  string
-		into any
+		into func(v []byte) bool
 		need bool
-	}{{"schema", &h.Schema, true}, {"session", &h.Session, true}, {"pid", &h.PID, true}, {"pidStart", &h.PIDStart, true},
-		{"host", &h.Host, true}, {"terminal", &h.Terminal, false}, {"terminals", &h.Terminals, true}} {
+	}{
+		{"schema", func(v []byte) bool { return decodeValue(v, &h.Schema, decodeNumber) == nil }, true},
+		{"session", func(v []byte) bool { return decodeValue(v, &h.Session, decodeString) == nil }, true},
+		{"pid", func(v []byte) bool { return decodeValue(v, &h.PID, decodeInt) == nil }, true},
+		{"pidStart", func(v []byte) bool { return decodeValue(v, &h.PIDStart, decodeString) == nil }, true},
+		{"host", func(v []byte) bool { return decodeValue(v, &h.Host, decodeString) == nil }, true},
+		{"terminal", func(v []byte) bool {
+			return decodeValue(v, &h.Terminal, func(d *decoder, p **string) bool { return decodePtr(d, p, decodeString) }) == nil
+		}, false},
+		{"terminals", func(v []byte) bool {
+			return decodeValue(v, &h.Terminals, func(d *decoder, p *[]TerminalID) bool {
+				return decodeSlice(d, p, decodeTerminalID)
+			}) == nil
+		}, true},
+	} {
 		key := []byte("\n  \"" + f.key + "\": ")
 		i := bytes.Index(data, key)
 		if i < 0 {
@@ -164,7 +181,7 @@ func headByLines(data []byte) (*Head, bool) {
 		}
 		v := data[i+len(key):]
 		end := bytes.Index(v, []byte(",\n  \"")) // the next top-level key
-		if end < 0 || json.Unmarshal(v[:end], f.into) != nil {
+		if end < 0 || !f.into(v[:end]) {
 			return nil, false
 		}
 	}
@@ -172,6 +189,33 @@ func headByLines(data []byte) (*Head, bool) {
 		return nil, false
 	}
 	return h, true
+}
+
+// decodeNumber reads a number into an any, as encoding/json does: a float64.
+func decodeNumber(d *decoder, p *any) bool {
+	v, ok := d.number()
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
+		return false
+	}
+	*p = f
+	return true
+}
+
+// decodeValue lays the JSON value data over the zero value p points to as
+// json.Unmarshal does: by read when it takes the whole of data (decode.go),
+// else by json.Unmarshal, which says what is wrong.
+func decodeValue[T any](data []byte, p *T, read func(*decoder, *T) bool) error {
+	d := decoder{data: data, i: skipSpace(data, 0)}
+	var v T
+	if read(&d, &v) && d.i == len(data) {
+		*p = v
+		return nil
+	}
+	return json.Unmarshal(data, p)
 }
 
 // readHead reads the head of one status file, its first headRead bytes,

@@ -2,7 +2,9 @@ package status
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -103,4 +105,59 @@ func TestHeadByLines(t *testing.T) {
 	if h, err := headOf(compact); err != nil || h.PID != 3 || len(h.Terminals) != 1 {
 		t.Errorf("compact: %+v, %v", h, err)
 	}
+}
+
+// headByUnmarshal is headByLines as it was before it read values without
+// reflection: json.Unmarshal of each value. The oracle of FuzzHeadByLines.
+func headByUnmarshal(data []byte) (*Head, bool) {
+	h := &Head{}
+	for _, f := range [...]struct {
+		key  string
+		into any
+		need bool
+	}{{"schema", &h.Schema, true}, {"session", &h.Session, true}, {"pid", &h.PID, true}, {"pidStart", &h.PIDStart, true},
+		{"host", &h.Host, true}, {"terminal", &h.Terminal, false}, {"terminals", &h.Terminals, true}} {
+		key := []byte("\n  \"" + f.key + "\": ")
+		i := bytes.Index(data, key)
+		if i < 0 {
+			if f.need {
+				return nil, false
+			}
+			continue
+		}
+		v := data[i+len(key):]
+		end := bytes.Index(v, []byte(",\n  \""))
+		if end < 0 || json.Unmarshal(v[:end], f.into) != nil {
+			return nil, false
+		}
+	}
+	if h.Schema != float64(Schema) {
+		return nil, false
+	}
+	return h, true
+}
+
+// Whatever a file holds, its head by lines is what json.Unmarshal of each
+// value makes of it.
+func FuzzHeadByLines(f *testing.F) {
+	full, err := Encode(realistic("s", 1, "t1", 5))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(full)
+	f.Add(filled(f))
+	for _, edit := range [][2]string{{`"schema": 1`, `"schema": 1.0`}, {`"schema": 1`, `"schema": null`},
+		{`"schema": 1`, `"schema": "1"`}, {`"pid": 1`, `"pid": 1e0`}, {`"pid": 1`, `"pid": -0`},
+		{`"session": "s"`, `"session": "\u0073"`}, {`"session": "s"`, `"session": null`},
+		{`"from": "HC_TERMINAL_ID"`, `"From": "HC_TERMINAL_ID"`}, {`"terminals": [`, `"terminals": null, "x": [`},
+		{`"terminal": "t1"`, `"terminal": 5`}, {`"host": ""`, `"host": "a\ud800b"`}} {
+		f.Add(bytes.Replace(full, []byte(edit[0]), []byte(edit[1]), 1))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := headByLines(data)
+		want, wantOK := headByUnmarshal(data)
+		if ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: read %+v (%v), json.Unmarshal %+v (%v)", data, got, ok, want, wantOK)
+		}
+	})
 }

@@ -1,6 +1,10 @@
 package status
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
 
 // maxDepth is how deeply json.Valid lets values nest.
 const maxDepth = 10000
@@ -167,6 +171,10 @@ func quoted(data []byte, i int) (int, bool) {
 		return i, false
 	}
 	for i++; i < len(data); i++ {
+		i = plainRun(data, i)
+		if i >= len(data) {
+			break
+		}
 		switch c := data[i]; {
 		case c < 0x20:
 			return i, false
@@ -194,6 +202,25 @@ func quoted(data []byte, i int) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// plainRun is where the run of plain string bytes (none a control byte,
+// '"' or '\\') that starts at i ends, eight bytes at a time: strings are
+// most of a status file's bytes.
+func plainRun(data []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i:])
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		// a byte below 0x20, or one that is '"' or '\\' (zero after the xor):
+		// a borrow may mark a byte above a marked one too, never below, so
+		// the lowest mark is the first such byte
+		special := ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & highs
+		if special != 0 {
+			return i + bits.TrailingZeros64(special)/8
+		}
+	}
+	return i
 }
 
 // number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at i.

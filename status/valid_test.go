@@ -105,3 +105,21 @@ func testdataFiles(t *testing.T) []string {
 	}
 	return out
 }
+
+// plainRun reads eight bytes at a time: every byte a string may hold, at
+// every place in and around a stride, is read as json.Valid reads it.
+func TestQuotedEveryPlace(t *testing.T) {
+	for _, c := range []byte{0x00, 0x01, 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x5c, 0x22, '"', '\\', '/', 0x7f, 0x80, 0x9f, 0xa0, 0xdc, 0xff} {
+		for n := 0; n < 26; n++ {
+			for at := 0; at < n; at++ {
+				text := bytes.Repeat([]byte{'a'}, n)
+				text[at] = c
+				for _, doc := range [][]byte{append(append([]byte(`"`), text...), '"'), append(append([]byte(`["`), text...), `\n"]`...)} {
+					if got, want := validJSON(doc), json.Valid(doc); got != want {
+						t.Fatalf("validJSON(%q) = %v, json.Valid says %v", doc, got, want)
+					}
+				}
+			}
+		}
+	}
+}
