@@ -50,11 +50,8 @@ func (e *Env) StateDir() (*status.Dir, error) {
 	dir, err := status.Locate(e.Getenv)
 	if err == nil && e.Getenv("JIG_HERDR_REPORTS") != "off" {
 		// a session in a Herdr pane tells Herdr of its changes at once; the
-		// jig to run is looked up at a change, not at every lookup
-		dir.Changed = func(prev, next *status.Status) {
-			jig, _ := JigPath(e.Getenv)
-			herdr1.Reporter(jig, os.Environ())(prev, next)
-		}
+		// jig to run is looked up at such a change, not at every write
+		dir.Changed = herdr1.Reporter(func() string { jig, _ := JigPath(e.Getenv); return jig }, os.Environ)
 	}
 	return dir, err
 }

@@ -18,19 +18,25 @@ import (
 // Herdr's --seq orders the reports however they arrive.
 
 // Reporter is status.Dir's Changed for jig's writers: jig is the jig to run
-// (an absolute path), env the environment it runs with.
-func Reporter(jig string, env []string) func(prev, next *status.Status) {
+// (an absolute path, "" for none), env the environment it runs with, both
+// asked for only at a change Herdr is to hear of: a hook's write outside
+// Herdr looks nothing up.
+func Reporter(jig func() string, env func() []string) func(prev, next *status.Status) {
 	return func(prev, next *status.Status) {
 		s := next
 		if s == nil {
 			s = prev
 		}
 		pane, socket := herdrPane(s)
-		if pane == "" || jig == "" || (prev != nil && next != nil && sameForHerdr(prev, next)) {
+		if pane == "" || (prev != nil && next != nil && sameForHerdr(prev, next)) {
 			return
 		}
-		cmd := exec.Command(jig, "herdr", "sync", "--pane", pane)
-		cmd.Env = env
+		bin := jig()
+		if bin == "" {
+			return
+		}
+		cmd := exec.Command(bin, "herdr", "sync", "--pane", pane)
+		cmd.Env = env()
 		if socket != "" {
 			cmd.Env = append(cmd.Env, "HERDR_SOCKET_PATH="+socket) // the session's Herdr, not another one
 		}
