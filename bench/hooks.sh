@@ -34,7 +34,7 @@ go build -tags "$tags" -o "$work/jig" ./cmd/jig
 # what a hook costs without the rest of jig's start-up.
 go build -tags "$tags" -o "$work/floor" ./bench/floor/hook
 # jig-fast, which the installers write into the agents' hooks, beside jig
-# (docs/architecture.md, "Two programs").
+# (docs/architecture.md, "Three programs").
 go build -tags "$tags" -o "$work/jig-fast" ./cmd/jig-fast
 bins=(jig fast floor)
 if [ -n "${BASE:-}" ]; then
@@ -196,7 +196,7 @@ process: start, read the hook's input, decide a refusal (the switches and a wait
 find the transcript has nothing new, read the status file and find the event changes nothing in it (no encode, no
 write), exit. Each session has 200 calls and 200 written files (\`bench/hookstate\`). Budget (issue 32): at most 2×
 a Go hello-world process, for what the installers write into the agents' hooks: \`jig-fast AGENT hook\`
-(docs/architecture.md, "Two programs"). **Rows over it: $over of ${#nothing[@]}** (Gemini CLI's BeforeTool, a write at
+(docs/architecture.md, "Three programs"). **Rows over it: $over of ${#nothing[@]}** (Gemini CLI's BeforeTool, a write at
 every call, is shown beside them and not counted).
 
 $table

@@ -1,5 +1,5 @@
 // Package exit is how a jig process ends: its exit codes, the same for
-// every command and for both programs (jig and jig-fast), the one table
+// every command and for every program (jig, jig-fast, jig-line), the one table
 // that maps the packages' kinds of error to them, and the one line on
 // stderr that says what went wrong.
 package exit

@@ -1,9 +1,9 @@
-// Package hot is what a status line or an agent runs many times a minute,
-// as both jig and jig-fast run it: `jig session for-terminal` and `jig AGENT
-// hook`, the environment they read, and the jig they hand the rest to.
-// jig-fast (Main) is a program that links only this: it answers exactly the
-// command lines it reads whole and hands every other to jig by exec, so the
-// two always answer alike.
+// Package hot is what a status line runs many times a minute, as jig,
+// jig-fast and jig-line run it: `jig session for-terminal`, the environment
+// it reads, and the jig the programs beside jig hand the rest to. jig-line
+// (AnswerLine) links only this: it answers exactly the command lines it
+// reads whole and hands every other to jig by exec, so the two always
+// answer alike; jig-fast adds the agents' lines (hot/fast).
 package hot
 
 import (
@@ -16,7 +16,6 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"jig/agents/peer"
 	"jig/herdr/herdr1"
 	"jig/render"
 	"jig/status"
@@ -63,18 +62,17 @@ func (e *Env) Liveness() status.Liveness {
 	return status.Liveness{Host: h, Instances: terminal.Instances(e.Getenv)}
 }
 
-// HookCall is what an agent's hook gets of e, its event on stdin.
-func (e *Env) HookCall(stdin io.Reader) peer.Call {
-	host, _ := e.Hostname()
-	return peer.Call{Stdin: stdin, Dir: e.StateDir, Now: e.Now, Getenv: e.Getenv, Host: host}
-}
-
-// FastName is the program beside jig that answers the hot command lines.
-const FastName = "jig-fast"
+// FastName and LineName are the programs beside jig that answer the hot
+// command lines: jig-fast the agents' hooks and status lines too, jig-line
+// only a terminal's status line.
+const (
+	FastName = "jig-fast"
+	LineName = "jig-line"
+)
 
 // JigPath is the jig a hook, a status line or a report runs, by its
 // absolute path: $JIG_BIN when it is one, else the running jig — for
-// jig-fast, the jig beside it.
+// jig-fast or jig-line, the jig beside it.
 func JigPath(getenv func(string) string) (string, error) {
 	if p := getenv("JIG_BIN"); filepath.IsAbs(p) {
 		return p, nil
@@ -83,29 +81,43 @@ func JigPath(getenv func(string) string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("cannot find jig's own path: %v", err)
 	}
-	if filepath.Base(bin) == FastName {
-		return besideFast(bin), nil
+	if name := filepath.Base(bin); name == FastName || name == LineName {
+		return beside(bin), nil
 	}
 	return bin, nil
 }
 
-// besideFast is the jig beside the jig-fast at bin, the one it hands lines to.
-func besideFast(bin string) string { return filepath.Join(filepath.Dir(bin), "jig") }
+// beside is the jig beside the program at bin, the one it hands lines to.
+func beside(bin string) string { return filepath.Join(filepath.Dir(bin), "jig") }
 
-// FastPath is what an installer writes into an agent's hooks and a status
-// line: jig-fast when it is installed beside the jig (JigPath), else that
-// jig. Either answers every command line alike.
-func FastPath(getenv func(string) string) (string, error) {
+// FastPath is what an installer writes into an agent's hooks and its
+// status line: jig-fast when it is installed beside the jig (JigPath),
+// else that jig. Either answers every command line alike.
+func FastPath(getenv func(string) string) (string, error) { return besideJig(getenv, FastName) }
+
+// LinePath is what an installer writes into a terminal's status line
+// (tmux, WezTerm, kitty): jig-line when it is installed beside the jig,
+// else FastPath.
+func LinePath(getenv func(string) string) (string, error) {
+	if p, err := besideJig(getenv, LineName); err != nil || filepath.Base(p) == LineName {
+		return p, err
+	}
+	return FastPath(getenv)
+}
+
+// besideJig is the program name beside the jig (JigPath) when it is one
+// there, else that jig.
+func besideJig(getenv func(string) string, name string) (string, error) {
 	jig, err := JigPath(getenv)
 	if err != nil {
 		return "", err
 	}
-	fast := filepath.Join(filepath.Dir(jig), FastName)
-	if fi, err := os.Stat(fast); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-		return fast, nil
+	p := filepath.Join(filepath.Dir(jig), name)
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		return p, nil
 	}
 	return jig, nil
 }
 
-// errNoJig: jig-fast has no jig to hand a line to.
-var errNoJig = errors.New("no jig beside jig-fast")
+// errNoJig: a program beside jig has no jig to hand a line to.
+var errNoJig = errors.New("no jig beside")

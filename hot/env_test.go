@@ -32,3 +32,32 @@ func TestFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestLinePath: what the installers write into a terminal's status line is
+// the jig-line beside the jig that runs them, else what FastPath says.
+func TestLinePath(t *testing.T) {
+	exe := func(p string) { os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755) }
+	for _, c := range []struct {
+		what       string
+		line, fast bool
+		want       string
+	}{
+		{"neither", false, false, "jig"},
+		{"jig-fast only", false, true, FastName},
+		{"jig-line only", true, false, LineName},
+		{"both", true, true, LineName},
+	} {
+		dir := t.TempDir()
+		jig := filepath.Join(dir, "jig")
+		if c.line {
+			exe(filepath.Join(dir, LineName))
+		}
+		if c.fast {
+			exe(filepath.Join(dir, FastName))
+		}
+		got, err := LinePath(func(k string) string { return map[string]string{"JIG_BIN": jig}[k] })
+		if want := filepath.Join(dir, c.want); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", c.what, got, err, want)
+		}
+	}
+}

@@ -1,13 +1,7 @@
 package hot
 
 import (
-	"os"
-
-	"github.com/mattn/go-isatty"
-
-	"jig/agents/peer"
 	"jig/exit"
-	"jig/hook"
 	"jig/render"
 	"jig/status"
 	"jig/terminal"
@@ -61,45 +55,4 @@ func noneFound(err error) error {
 		return err
 	}
 	return exit.Silent(exit.None)
-}
-
-// Hook is `jig AGENT hook`: stdin to a's hook, its answer on stdout. A
-// refusal stands whatever became of the write (an agent takes it only from
-// a hook that exits 0): the write's error goes to say, beside it.
-func (e *Env) Hook(a peer.Agent, say func(error)) error {
-	out, err := a.Hook.Run(e.HookCall(e.Stdin)) // a terminal says nothing: the kit's Hooks.Stdin
-	if len(out) == 0 {
-		return err
-	}
-	if _, werr := e.Stdout.Write(out); werr != nil {
-		return werr
-	}
-	if err != nil {
-		say(err)
-	}
-	return nil
-}
-
-// StatusLine is `jig AGENT statusline`: the JSON the agent gives its
-// status-line command, on stdin, recorded (a.StatusLine), and out prints
-// the line.
-func (e *Env) StatusLine(a peer.Agent, out *render.Printer) error {
-	data, err := e.StdinData()
-	if err != nil {
-		return err
-	}
-	s, err := a.StatusLine(e.HookCall(nil), data)
-	if err != nil {
-		return err
-	}
-	return out.Status(e.Stdout, s)
-}
-
-// StdinData is what the agent says on stdin, bounded (hook.Read); nothing
-// when stdin is a terminal (a person trying the command by hand).
-func (e *Env) StdinData() ([]byte, error) {
-	if f, ok := e.Stdin.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		return nil, nil
-	}
-	return hook.Read(e.Stdin)
 }

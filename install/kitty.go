@@ -74,7 +74,7 @@ func kittyWatcher(bin string) (string, error) {
 // Write saves the watcher and puts its line in kitty.conf between jig's
 // begin and end lines. kitty loads a watcher when it starts.
 func (k Kitty) Write() (Edit, error) {
-	bin, err := hot.FastPath(k.Getenv)
+	bin, err := hot.LinePath(k.Getenv)
 	if err != nil {
 		return Edit{}, err
 	}

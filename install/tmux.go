@@ -23,7 +23,7 @@ type Tmux struct {
 
 // Lines are the tmux.conf lines.
 func (t Tmux) Lines() (Lines, error) {
-	bin, err := hot.FastPath(t.Getenv)
+	bin, err := hot.LinePath(t.Getenv)
 	if err != nil {
 		return Lines{}, err
 	}

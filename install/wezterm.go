@@ -58,7 +58,7 @@ func (w WezTerm) module() string { return filepath.Join(filepath.Dir(w.file()), 
 
 // Lines are the wezterm.lua line, and File the module it loads.
 func (w WezTerm) Lines() (Lines, error) {
-	bin, err := hot.FastPath(w.Getenv)
+	bin, err := hot.LinePath(w.Getenv)
 	if err != nil {
 		return Lines{}, err
 	}

@@ -124,10 +124,10 @@ func TestKittyWatcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The watcher runs the jig-fast beside the jig that installed it; here
+	// The watcher runs the jig-line beside the jig that installed it; here
 	// a wrapper around it logs each run on one line, so the test sees when
 	// it runs and for what.
-	fast := filepath.Join(filepath.Dir(jig), "jig-fast")
+	fast := filepath.Join(filepath.Dir(jig), "jig-line")
 	want := fmt.Sprintf("\nJIG = %q", fast)
 	if !bytes.Contains(text, []byte(want)) {
 		t.Fatalf("the watcher does not run %s", fast)

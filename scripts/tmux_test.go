@@ -78,7 +78,7 @@ func TestTmuxStatusLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("jig install tmux: %v", err)
 	}
-	fast := filepath.Join(filepath.Dir(jig), "jig-fast") // what status lines run
+	fast := filepath.Join(filepath.Dir(jig), "jig-line") // what status lines run
 	if !bytes.Contains(lines, []byte("#("+fast+" session for-terminal \"#{pane_id}\" --preset tmux")) {
 		t.Fatalf("jig install tmux does not call %s with the pane id:\n%s", fast, lines)
 	}
@@ -220,7 +220,7 @@ func TestTmuxPluginFile(t *testing.T) {
 		s.Run("-f", file, "new-session", "-d", "sleep 600")
 		return s
 	}
-	fast := filepath.Join(filepath.Dir(jig), "jig-fast") // the plugin runs the jig-fast beside @jig-bin
+	fast := filepath.Join(filepath.Dir(jig), "jig-line") // the plugin runs the jig-line beside @jig-bin
 	job := "#('" + fast + "'" + ` session for-terminal "#{pane_id}" --preset tmux --max-width 40)`
 
 	s := start("token", fmt.Sprintf("set -g @jig-bin '%s'\nset -g @jig-pane-border on\n"+

@@ -51,11 +51,12 @@ hook < hook/hooktest;
 status < configfile;
 configfile < settingsjson;
 
-# How a jig process ends (both programs'), and the hot command lines jig
-# and jig-fast share: a status line's lookup, an agent's hook and its
-# status line, on the descriptors of agents/peer.
+# How a jig process ends (every program's), and the hot command lines jig,
+# jig-fast and jig-line share: a status line's lookup (hot), and an agent's
+# hook and its status line on the descriptors of agents/peer (hot/fast).
 render, status < exit;
-agents/peer, exit, herdr/herdr1, hook, render, terminal < hot;
+exit, herdr/herdr1, render, terminal < hot;
+agents/peer, hook, hot < hot/fast;
 
 # The readers: never the writer. serve/conversation is the neutral page
 # of messages each agent reads its transcripts into.
@@ -82,11 +83,12 @@ board, cmdline, herdr, hook/hooktest, notify, panel/follow, scripts, serve < int
 # keeps its own in its folder, as codex/install.go does) and the commands.
 AGENT, herdr, herdr/herdr1, hot, scripts < install;
 
-# The list of agents, and the two programs: jig, and jig-fast, which links
-# only the hot lines and the agents.
+# The list of agents, and the three programs: jig; jig-fast, which links
+# only the hot lines and the agents; jig-line, only a status line's lookup.
 AGENT < registry;
-hot, registry < cmd/jig-fast;
-AGENT, board, cmdline, install, internal/..., notify, panel/follow, registry, serve < cmd/jig, bench/...;
+hot/fast, registry < cmd/jig-fast;
+hot < cmd/jig-line;
+AGENT, board, cmdline, hot/fast, install, internal/..., notify, panel/follow, registry, serve < cmd/jig, bench/...;
 render/jq < cmd/jig;
 `
 
@@ -207,12 +209,11 @@ func folder(pkg string) string {
 
 // registeredAgents are the folders of the packages whose Agent jig/registry
 // registers, read from its source: in registry.go, one line each (a
-// registration elsewhere there or in the two programs counts, and is
-// refused).
+// registration elsewhere there or in the programs counts, and is refused).
 func registeredAgents(t *testing.T, root string) map[string]bool {
 	dir := filepath.Join(root, "registry")
 	var files []string
-	for _, d := range []string{dir, filepath.Join(root, "cmd", "jig"), filepath.Join(root, "cmd", "jig-fast")} {
+	for _, d := range []string{dir, filepath.Join(root, "cmd", "jig"), filepath.Join(root, "cmd", "jig-fast"), filepath.Join(root, "cmd", "jig-line")} {
 		fs, err := filepath.Glob(filepath.Join(d, "*.go"))
 		if err != nil {
 			t.Fatal(err)

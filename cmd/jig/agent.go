@@ -8,6 +8,7 @@ import (
 	"jig/agents/peer"
 	"jig/exit"
 	"jig/hot"
+	"jig/hot/fast"
 	"jig/install"
 	"jig/render"
 	"jig/transcript"
@@ -40,7 +41,7 @@ func agentCommand(e *env, a peer.Agent) *cli.Command {
 func hookCommand(e *env, a peer.Agent) *cli.Command {
 	return &cli.Command{Name: "hook", Usage: a.Hook.Usage, UsageText: a.Hook.UsageText, Before: noArgs,
 		Action: func(c *cli.Context) error {
-			return e.Hook(a, func(err error) { sayError(e.Stderr, c, err) })
+			return fast.Hook(e.Env, a, func(err error) { sayError(e.Stderr, c, err) })
 		}}
 }
 

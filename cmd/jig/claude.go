@@ -5,6 +5,7 @@ import (
 
 	"jig/claude"
 	"jig/exit"
+	"jig/hot/fast"
 	"jig/render"
 )
 
@@ -40,7 +41,7 @@ func claudeStatusLineCommand(e *env) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			return e.StatusLine(claude.Agent, out)
+			return fast.StatusLine(e.Env, claude.Agent, out)
 		},
 	}
 }
@@ -58,7 +59,7 @@ func (e *env) claudeStatusLineThen(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := claude.Agent.StatusLine(e.HookCall(nil), data); err != nil { // said as run says it, and on: the line is theirs
+	if _, err := claude.Agent.StatusLine(fast.Call(e.Env, nil), data); err != nil { // said as run says it, and on: the line is theirs
 		sayError(e.Stderr, c, err)
 	}
 	out, code, err := claude.Then(c.String("then"), data, e.Stderr)

@@ -11,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"jig/hot"
+	"jig/hot/fast"
 )
 
 // scriptCmds are the extra commands testscript files may use. Test files add
@@ -24,16 +25,22 @@ var scriptConds = map[string]func() bool{}
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"jig": func() {
-			if os.Getenv(asFast) != "" { // TestScriptFast
-				os.Exit(hot.Main(os.Args, testEnv().Env, func(args []string) error { os.Exit(run(args, testEnv())); return nil }))
+			inJig := func(args []string) error { os.Exit(run(args, testEnv())); return nil }
+			switch os.Getenv(asFast) {
+			case "fast": // TestScriptFast
+				os.Exit(fast.Main(os.Args, testEnv().Env, inJig))
+			case "line": // TestScriptLine
+				e := testEnv().Env
+				os.Exit(hot.Main(os.Args, e, e.AnswerLine, inJig))
 			}
 			os.Exit(run(os.Args, testEnv()))
 		},
 	})
 }
 
-// asFast, set by TestScriptFast, makes a script's jig jig-fast, which hands
-// what it does not answer to jig in the same process, as its exec does.
+// asFast, set by TestScriptFast and TestScriptLine, makes a script's jig
+// jig-fast ("fast") or jig-line ("line"), which hands what it does not
+// answer to jig in the same process, as its exec does.
 const asFast = "JIG_TEST_AS_FAST"
 
 // testEnv is the real environment, with the clock fixed by JIG_TEST_NOW
@@ -56,9 +63,23 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, scriptParams("testdata", nil))
 }
 
-// TestScriptFast runs the scripts that run a line jig-fast answers (hot.Main)
+// TestScriptFast runs the scripts that run a line jig-fast answers (fast.Main)
 // with jig-fast as their jig: every such line must answer exactly as jig's.
-func TestScriptFast(t *testing.T) {
+func TestScriptFast(t *testing.T) { scriptsAs(t, "fast", fastLine) }
+
+// TestScriptLine does the same for jig-line (hot.AnswerLine).
+func TestScriptLine(t *testing.T) { scriptsAs(t, "line", statusLine) }
+
+// fastLine finds a script line jig-fast answers itself, statusLine one
+// jig-line does.
+var (
+	fastLine   = regexp.MustCompile(`(?m)\bjig (session for-terminal|[a-z]+ (hook|statusline))\b`)
+	statusLine = regexp.MustCompile(`(?m)\bjig session for-terminal\b`)
+)
+
+// scriptsAs runs the scripts with a line that matches with program (asFast)
+// as their jig.
+func scriptsAs(t *testing.T, program string, line *regexp.Regexp) {
 	files, err := filepath.Glob("testdata/*.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -69,17 +90,14 @@ func TestScriptFast(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if hotLine.Match(data) {
+		if line.Match(data) {
 			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	testscript.Run(t, scriptParams(dir, func(env *testscript.Env) { env.Setenv(asFast, "1") }))
+	testscript.Run(t, scriptParams(dir, func(env *testscript.Env) { env.Setenv(asFast, program) }))
 }
-
-// hotLine finds a script line jig-fast answers itself.
-var hotLine = regexp.MustCompile(`(?m)\bjig (session for-terminal|[a-z]+ (hook|statusline))\b`)
 
 func scriptParams(dir string, setup func(*testscript.Env)) testscript.Params {
 	return testscript.Params{

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"jig/hook"
+	"jig/hot/fast"
 	pitranscript "jig/pi/transcript"
 	"jig/status"
 	"jig/writer"
@@ -112,5 +113,5 @@ func (e *env) readStdin(c *cli.Context) ([]byte, error) {
 	if err := noArgs(c); err != nil {
 		return nil, err
 	}
-	return e.StdinData()
+	return fast.StdinData(e.Env)
 }

@@ -44,9 +44,9 @@ var (
 	buildErr  error
 )
 
-// Jig builds jig once for the test binary, with jig-fast beside it (so
-// what jig installs runs jig-fast, as it does for users), and returns jig's
-// path. The files
+// Jig builds jig once for the test binary, with jig-fast and jig-line
+// beside it (so what jig installs runs them, as it does for users), and
+// returns jig's path. The files
 // a child process reads (exts beyond Go's own) are consulted every call, so
 // a change to them reruns the test. Main removes the binary at the end.
 func Jig(tb testing.TB, exts ...string) string {
@@ -63,7 +63,7 @@ func Jig(tb testing.TB, exts ...string) string {
 		if _, err := os.Stat(gobin); err != nil {
 			gobin = "go"
 		}
-		cmd := exec.Command(gobin, "build", "-o", binDir+string(filepath.Separator), "./cmd/jig", "./cmd/jig-fast")
+		cmd := exec.Command(gobin, "build", "-o", binDir+string(filepath.Separator), "./cmd/jig", "./cmd/jig-fast", "./cmd/jig-line")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

@@ -14,8 +14,9 @@
 # @jig-job-status-left, -status-right, -pane-border-format), never adds one.
 # Options, set before the plugin runs:
 #   @jig-bin          the jig to run (default: jig on tmux's PATH, and the
-#                     jig-fast beside it when it is installed: it answers the
-#                     segment's line alike in three quarters of the time)
+#                     jig-line beside it when it is installed, else jig-fast:
+#                     either answers the segment's line alike, in half the
+#                     time)
 #   @jig-max-width    cells for the segment (default 40)
 #   @jig-format       a jig --format template instead of the tmux preset
 #   @jig-rate-limits  "on": the rate limits the agent reports (5h 42% 7d 18%)
@@ -44,7 +45,13 @@ jig=$(opt @jig-bin)
 	tmux display-message "jig: not found; set -g @jig-bin /path/to/jig"
 	exit 0
 }
-[ -x "${jig%/*}/jig-fast" ] && [ "${jig##*/}" = jig ] && jig="${jig%/*}/jig-fast"
+if [ "${jig##*/}" = jig ]; then
+	if [ -x "${jig%/*}/jig-line" ]; then
+		jig="${jig%/*}/jig-line"
+	elif [ -x "${jig%/*}/jig-fast" ]; then
+		jig="${jig%/*}/jig-fast"
+	fi
+fi
 width=$(opt @jig-max-width)
 case "$width" in '' | *[!0-9]*) width=40 ;; esac
 

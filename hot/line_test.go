@@ -6,27 +6,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"jig/agents"
-	"jig/agents/peer"
-	"jig/status"
 )
 
-// fake is an agent with a hook and a status line, as Claude Code has:
-// the lines jig-fast takes for it run these.
-var fake = peer.Agent{Agent: agents.Agent{ID: "t-fast", Label: "Fast"}, Name: "t-fast",
-	Hook: &peer.Hook{Run: func(peer.Call) ([]byte, error) { return []byte("{}\n"), nil }},
-	StatusLine: func(peer.Call, []byte) (*status.Status, error) {
-		return &status.Status{Schema: 1, State: "idle"}, nil
-	}}
-
-var plain = peer.Agent{Agent: agents.Agent{ID: "t-plain", Label: "Plain"}, Name: "t-plain"}
-
-func init() { peer.MustRegister(fake, plain) }
-
-// TestFastTakes is the table of what jig-fast answers itself and what it
+// TestLineTakes is the table of what jig-line answers itself and what it
 // hands to jig: only the forms it reads whole.
-func TestFastTakes(t *testing.T) {
+func TestLineTakes(t *testing.T) {
 	dir := t.TempDir()
 	vars := map[string]string{"JIG_STATE_DIR": filepath.Join(dir, "state"), "JIG_HERDR_REPORTS": "off"}
 	e := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
@@ -56,37 +40,30 @@ func TestFastTakes(t *testing.T) {
 		{"session for-terminal -- %3", false},
 		{"session list", false},
 		{"session", false},
-		{"t-fast hook", true},
-		{"t-fast hook now", false},
-		{"t-fast statusline", true},
-		{"t-fast statusline --preset plain --refreshed", true},
-		{"t-fast statusline --then true", false},
-		{"t-fast statusline %3", false},
-		{"t-plain hook", false},
-		{"t-plain statusline", false},
-		{"demo", false},
+		{"claude hook", false},
+		{"claude statusline", false},
 		{"--version", false},
 	} {
-		err := e.fast(strings.Fields(c.line))
-		if took := err != errPass; took != c.takes {
-			t.Errorf("jig-fast %s: answered itself %v (%v), want %v", c.line, took, err, c.takes)
+		err := e.AnswerLine(strings.Fields(c.line))
+		if took := err != ErrPass; took != c.takes {
+			t.Errorf("jig-line %s: answered itself %v (%v), want %v", c.line, took, err, c.takes)
 		}
 	}
-	if err := e.fast([]string{"session", "for-terminal", ""}); err != errPass {
+	if err := e.AnswerLine([]string{"session", "for-terminal", ""}); err != ErrPass {
 		t.Errorf("an empty id: %v, want it handed to jig", err)
 	}
 }
 
-// TestMainHandsOn: a line jig-fast does not take reaches jig as it was
-// typed, and its answer is jig's.
+// TestMainHandsOn: a line a program beside jig does not take reaches jig as
+// it was typed, and its answer is jig's.
 func TestMainHandsOn(t *testing.T) {
 	var got []string
 	e := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
-	code := Main([]string{"/bin/jig-fast", "board", "--once"}, e, func(args []string) error {
+	code := Main([]string{"/bin/jig-line", "board", "--once"}, e, e.AnswerLine, func(args []string) error {
 		got = args
 		return nil
 	})
-	if code != 0 || strings.Join(got, " ") != "/bin/jig-fast board --once" {
+	if code != 0 || strings.Join(got, " ") != "/bin/jig-line board --once" {
 		t.Fatalf("exit %d, jig got %q", code, got)
 	}
 }
