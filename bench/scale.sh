@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 
 tags=urfave_cli_no_docs,netgo # as the README's install line builds it
 go build -tags "$tags" -o "$work/jig" ./cmd/jig
-go build -tags "$tags" -o "$work/jig-fast" ./cmd/jig-fast # what status lines run
+go build -tags "$tags" -o "$work/jig-line" ./cmd/jig-line # what terminals' status lines run
 go build -o "$work/hello" ./bench/hello
 
 # A stand-in herdr (Herdr cannot run here) listing three panes, whose
@@ -91,9 +91,9 @@ row() { # name count file
 		measure "$work/jig" session for-terminal "t$((n / 2))" >"$work/ft.txt"
 		awk -v w="$(median 1 <"$work/ft.txt")" -v r="$(maxcol 3 <"$work/ft.txt")" -v n="$n" 'BEGIN {
 			printf "| `session for-terminal` | %d | %.2f ms | - | - | %.1f MB |\n", n, w, r/1024 }'
-		measure "$work/jig-fast" session for-terminal "t$((n / 2))" >"$work/ff.txt"
+		measure "$work/jig-line" session for-terminal "t$((n / 2))" >"$work/ff.txt"
 		awk -v w="$(median 1 <"$work/ff.txt")" -v r="$(maxcol 3 <"$work/ff.txt")" -v n="$n" 'BEGIN {
-			printf "| `jig-fast session for-terminal` | %d | %.2f ms | - | - | %.1f MB |\n", n, w, r/1024 }'
+			printf "| `jig-line session for-terminal` | %d | %.2f ms | - | - | %.1f MB |\n", n, w, r/1024 }'
 		rm -rf "$state"
 	done
 } | tee "$work/table.md"
