@@ -94,15 +94,22 @@ func TestDecodeFastAsUnmarshal(t *testing.T) {
 	}
 }
 
-// Whatever the file holds, decodeFast declines it or decodes it as
-// json.Unmarshal does.
-func FuzzDecodeFast(f *testing.F) {
+// addEncoded adds two files as Encode writes them to f's seeds, a
+// realistic one (returned) and one with every field filled.
+func addEncoded(f *testing.F) []byte {
 	full, err := Encode(realistic("s", 1, "t1", 5))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(full)
 	f.Add(filled(f))
+	return full
+}
+
+// Whatever the file holds, decodeFast declines it or decodes it as
+// json.Unmarshal does.
+func FuzzDecodeFast(f *testing.F) {
+	addEncoded(f)
 	for _, s := range decodeSeeds {
 		f.Add([]byte(s))
 	}

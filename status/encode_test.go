@@ -64,12 +64,7 @@ func TestEncodeAsMarshalIndent(t *testing.T) {
 // json.MarshalIndent writes, or leaves it to MarshalIndent when the status
 // holds raw JSON (a workflow's PRs).
 func FuzzEncodeFast(f *testing.F) {
-	full, err := Encode(realistic("s", 1, "t1", 5))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(full)
-	f.Add(filled(f))
+	addEncoded(f)
 	for _, s := range decodeSeeds {
 		f.Add([]byte(s))
 	}

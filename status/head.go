@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -191,14 +190,11 @@ func headByLines(data []byte) (*Head, bool) {
 	return h, true
 }
 
-// decodeNumber reads a number into an any, as encoding/json does: a float64.
+// decodeNumber reads a number into an any, as encoding/json does: a
+// float64 (null, which leaves it nil, is json.Unmarshal's).
 func decodeNumber(d *decoder, p *any) bool {
-	v, ok := d.number()
-	if !ok {
-		return false
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	if err != nil {
+	var f float64
+	if d.null() || !decodeFloat(d, &f) {
 		return false
 	}
 	*p = f

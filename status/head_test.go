@@ -140,12 +140,7 @@ func headByUnmarshal(data []byte) (*Head, bool) {
 // Whatever a file holds, its head by lines is what json.Unmarshal of each
 // value makes of it.
 func FuzzHeadByLines(f *testing.F) {
-	full, err := Encode(realistic("s", 1, "t1", 5))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(full)
-	f.Add(filled(f))
+	full := addEncoded(f)
 	for _, edit := range [][2]string{{`"schema": 1`, `"schema": 1.0`}, {`"schema": 1`, `"schema": null`},
 		{`"schema": 1`, `"schema": "1"`}, {`"pid": 1`, `"pid": 1e0`}, {`"pid": 1`, `"pid": -0`},
 		{`"session": "s"`, `"session": "\u0073"`}, {`"session": "s"`, `"session": null`},
